@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Makefile people type `make` in. The module itself is described in
+# ./Kbuild and built by the kernel's build system for exactly one kernel:
+#
+#   make                      for the running kernel (KVER = uname -r)
+#   make KVER=6.1.0-50-amd64  for another installed kernel
+#   make KDIR=/path/to/build  against any kernel build directory
+#
+# dkms does not use this file: it runs the kernel's build on Kbuild itself.
+# If something runs it with KERNELRELEASE=<kver> (as dkms's MAKE would), that
+# kernel is built for, not the running one.
+
+ifneq ($(KERNELRELEASE),)
+KVER ?= $(KERNELRELEASE)
+endif
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
+
+.PHONY: all modules clean install uninstall check help version
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { \
+		echo "ttypair: no kernel build directory at $(KDIR)"; \
+		echo "ttypair: install the headers of kernel $(KVER) (Debian/Ubuntu: linux-headers-$(KVER)," \
+		     "Fedora/RHEL: kernel-devel-$(KVER), openSUSE: kernel-default-devel) or pass KDIR=..."; \
+		exit 1; }
+	@echo "ttypair $(VERSION): building for kernel $(KVER) with $(KDIR)"
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf .generated .tmp_versions
+	rm -f *.ko *.mod *.mod.c *.mod.o *.o .*.cmd modules.order Module.symvers
+	rm -f src/*.o src/.*.cmd
+
+install:
+	@sh scripts/dkms-install.sh
+
+uninstall:
+	@sh scripts/dkms-uninstall.sh
+
+check:
+	@sh tests/run.sh
+
+version:
+	@echo $(VERSION)
+
+help:
+	@echo "ttypair $(VERSION) - pairs of connected virtual serial ports"
+	@echo
+	@echo "  make [KVER=<release>|KDIR=<dir>]  build ttypair.ko for one kernel (default: the running one)"
+	@echo "  make clean                        remove everything the build made"
+	@echo "  sudo make install                 register with DKMS, build and install for every"
+	@echo "                                    installed kernel with headers, load it if possible"
+	@echo "  sudo make uninstall               remove from DKMS and from every kernel"
+	@echo "  sudo make check                   the whole test suite (chroots and QEMU guests)"
+	@echo "  make version                      print the version"

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ttypair - the two tty drivers (A ends and B ends) and the tty and tty_port
+ * operations of an end.
+ *
+ * Lifetime follows the tty_port model: install references the pair, cleanup
+ * drops the reference; open, close and hangup go through the tty_port
+ * helpers, which call activate and shutdown on first open and last close.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/tty.h>
+#include <linux/tty_driver.h>
+
+#include "ttypair.h"
+#include "ttypair_compat.h"
+
+static struct tty_driver *ttypair_drivers[TTYPAIR_NR_ENDS];
+
+static int ttypair_install(struct tty_driver *driver, struct tty_struct *tty)
+{
+	enum ttypair_end_id id = driver == ttypair_drivers[TTYPAIR_END_A] ?
+				 TTYPAIR_END_A : TTYPAIR_END_B;
+	struct ttypair_port *tp;
+	int ret;
+
+	tp = ttypair_port_lookup(id, tty->index);
+	if (!tp)
+		return -ENODEV;
+
+	ret = tty_port_install(&tp->port, driver, tty);
+	if (ret) {
+		ttypair_pair_put(tp->pair);
+		return ret;
+	}
+	tty->driver_data = tp;
+	return 0;
+}
+
+static void ttypair_cleanup(struct tty_struct *tty)
+{
+	struct ttypair_port *tp = tty->driver_data;
+
+	tty->driver_data = NULL;
+	ttypair_pair_put(tp->pair);
+}
+
+static int ttypair_open(struct tty_struct *tty, struct file *filp)
+{
+	struct ttypair_port *tp = tty->driver_data;
+
+	return tty_port_open(&tp->port, tty, filp);
+}
+
+static void ttypair_close(struct tty_struct *tty, struct file *filp)
+{
+	struct ttypair_port *tp = tty->driver_data;
+
+	tty_port_close(&tp->port, tty, filp);
+}
+
+static void ttypair_hangup(struct tty_struct *tty)
+{
+	struct ttypair_port *tp = tty->driver_data;
+
+	tty_port_hangup(&tp->port);
+}
+
+static ssize_t ttypair_write(struct tty_struct *tty, const u8 *buf,
+			     size_t count)
+{
+	return ttypair_xmit(tty->driver_data, buf, count);
+}
+
+TTYPAIR_DEFINE_WRITE_OP(ttypair_write)
+
+static unsigned int ttypair_write_room(struct tty_struct *tty)
+{
+	return ttypair_tx_room(tty->driver_data);
+}
+
+TTYPAIR_DEFINE_ROOM_OP(ttypair_write_room)
+
+/* Bytes go straight into the peer's receive queue: none wait here. */
+static unsigned int ttypair_chars_in_buffer(struct tty_struct *tty)
+{
+	return 0;
+}
+
+TTYPAIR_DEFINE_ROOM_OP(ttypair_chars_in_buffer)
+
+/*
+ * The reader's line discipline made room again: wake the writer on the other
+ * end, which may be waiting for write_room() to grow.
+ */
+static void ttypair_unthrottle(struct tty_struct *tty)
+{
+	ttypair_wake_peer_writer(tty->driver_data);
+}
+
+static void ttypair_stop(struct tty_struct *tty)
+{
+	ttypair_set_tx_stopped(tty->driver_data, true);
+}
+
+static void ttypair_start(struct tty_struct *tty)
+{
+	ttypair_set_tx_stopped(tty->driver_data, false);
+}
+
+/*
+ * Line settings are accepted as they are. Defining this operation is what
+ * lets the core keep the hardware bits (speed, character size, parity) that
+ * user space sets, as on a real UART.
+ */
+static void ttypair_set_termios(struct tty_struct *tty,
+				const struct ktermios *old)
+{
+}
+
+TTYPAIR_DEFINE_SET_TERMIOS_OP(ttypair_set_termios)
+
+static const struct tty_operations ttypair_tty_ops = {
+	.install	 = ttypair_install,
+	.open		 = ttypair_open,
+	.close		 = ttypair_close,
+	.cleanup	 = ttypair_cleanup,
+	.hangup		 = ttypair_hangup,
+	.write		 = TTYPAIR_WRITE_OP(ttypair_write),
+	.write_room	 = TTYPAIR_ROOM_OP(ttypair_write_room),
+	.chars_in_buffer = TTYPAIR_ROOM_OP(ttypair_chars_in_buffer),
+	.unthrottle	 = ttypair_unthrottle,
+	.stop		 = ttypair_stop,
+	.start		 = ttypair_start,
+	.set_termios	 = TTYPAIR_SET_TERMIOS_OP(ttypair_set_termios),
+};
+
+/*
+ * First open. Bytes that reached this end's receive queue while it was
+ * being closed belong to the previous session: drop them before the end
+ * starts accepting data again.
+ */
+static int ttypair_port_activate(struct tty_port *port, struct tty_struct *tty)
+{
+	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
+
+	tty_ldisc_flush(tty);
+	ttypair_set_active(tp, true);
+	return 0;
+}
+
+/* Last close or hangup: from now on the peer's writes are discarded. */
+static void ttypair_port_shutdown(struct tty_port *port)
+{
+	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
+
+	ttypair_set_active(tp, false);
+	ttypair_wake_peer_writer(tp);
+}
+
+static const struct tty_port_operations ttypair_port_ops = {
+	.activate	= ttypair_port_activate,
+	.shutdown	= ttypair_port_shutdown,
+};
+
+/**
+ * ttypair_tty_port_init() - initialise the tty_port of an end
+ * @tp: the end
+ */
+void ttypair_tty_port_init(struct ttypair_port *tp)
+{
+	tty_port_init(&tp->port);
+	tp->port.ops = &ttypair_port_ops;
+}
+
+/**
+ * ttypair_tty_add_port() - register the tty device of an end
+ * @tp: the end, initialised with ttypair_tty_port_init()
+ *
+ * Return: 0 or a negative errno.
+ */
+int ttypair_tty_add_port(struct ttypair_port *tp)
+{
+	struct device *dev;
+
+	dev = tty_port_register_device(&tp->port, ttypair_drivers[tp->id],
+				       tp->pair->index, NULL);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	tp->dev = dev;
+	return 0;
+}
+
+/**
+ * ttypair_tty_remove_port() - hang up an end and unregister its device
+ * @tp: the end; nothing happens if its device was never registered
+ *
+ * Open file descriptors of the end stay valid but hung up.
+ */
+void ttypair_tty_remove_port(struct ttypair_port *tp)
+{
+	if (!tp->dev)
+		return;
+	tty_port_tty_hangup(&tp->port, false);
+	tty_port_unregister_device(&tp->port, ttypair_drivers[tp->id],
+				   tp->pair->index);
+	tp->dev = NULL;
+}
+
+static struct tty_driver *ttypair_driver_create(enum ttypair_end_id id)
+{
+	struct tty_driver *driver;
+	int ret;
+
+	driver = tty_alloc_driver(TTYPAIR_MAX_PAIRS, TTY_DRIVER_REAL_RAW |
+				  TTY_DRIVER_DYNAMIC_DEV);
+	if (IS_ERR(driver))
+		return driver;
+
+	driver->driver_name = id == TTYPAIR_END_A ? "ttypair_a" : "ttypair_b";
+	driver->name = id == TTYPAIR_END_A ? TTYPAIR_NAME_A : TTYPAIR_NAME_B;
+	driver->type = TTY_DRIVER_TYPE_SERIAL;
+	driver->subtype = SERIAL_TYPE_NORMAL;
+	/* A hardware port's defaults: 9600 8N1, receiver on, no modem control */
+	driver->init_termios = tty_std_termios;
+	driver->init_termios.c_cflag = B9600 | CS8 | CREAD | HUPCL | CLOCAL;
+	driver->init_termios.c_ispeed = 9600;
+	driver->init_termios.c_ospeed = 9600;
+	tty_set_operations(driver, &ttypair_tty_ops);
+
+	ret = tty_register_driver(driver);
+	if (ret) {
+		tty_driver_kref_put(driver);
+		return ERR_PTR(ret);
+	}
+	return driver;
+}
+
+static void ttypair_driver_destroy(struct tty_driver *driver)
+{
+	tty_unregister_driver(driver);
+	tty_driver_kref_put(driver);
+}
+
+/**
+ * ttypair_tty_register() - create and register the A and B tty drivers
+ *
+ * Return: 0 or a negative errno.
+ */
+int ttypair_tty_register(void)
+{
+	struct tty_driver *driver;
+
+	driver = ttypair_driver_create(TTYPAIR_END_A);
+	if (IS_ERR(driver))
+		goto error;
+	ttypair_drivers[TTYPAIR_END_A] = driver;
+
+	driver = ttypair_driver_create(TTYPAIR_END_B);
+	if (IS_ERR(driver))
+		goto error_destroy_a;
+	ttypair_drivers[TTYPAIR_END_B] = driver;
+	return 0;
+
+error_destroy_a:
+	ttypair_driver_destroy(ttypair_drivers[TTYPAIR_END_A]);
+	ttypair_drivers[TTYPAIR_END_A] = NULL;
+error:
+	pr_err("registering the tty drivers failed: %ld\n", PTR_ERR(driver));
+	return PTR_ERR(driver);
+}
+
+/**
+ * ttypair_tty_unregister() - unregister and release both tty drivers
+ *
+ * All pairs must have been removed.
+ */
+void ttypair_tty_unregister(void)
+{
+	int i;
+
+	for (i = TTYPAIR_NR_ENDS - 1; i >= 0; i--) {
+		ttypair_driver_destroy(ttypair_drivers[i]);
+		ttypair_drivers[i] = NULL;
+	}
+}
