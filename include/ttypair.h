@@ -71,19 +71,30 @@ struct ttypair_port {
  * @lock: the data path lock: guards both ends' @active, @tx_stopped and
  *	@stats, and serialises every insertion into either end's flip buffer
  * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
- * @end: the A and B ends
+ * @a: the A end
+ * @b: the B end
+ *
+ * The ends are two members rather than an array: a tty_port ends in a
+ * flexible array (its buffer's sentinel), and arrays of such structures are
+ * not portable C.
  */
 struct ttypair_pair {
 	struct kref kref;
 	spinlock_t lock;		/* the data path lock, see above */
 	unsigned int index;
-	struct ttypair_port end[TTYPAIR_NR_ENDS];
+	struct ttypair_port a;
+	struct ttypair_port b;
 };
+
+static inline struct ttypair_port *ttypair_end(struct ttypair_pair *pair,
+					       enum ttypair_end_id id)
+{
+	return id == TTYPAIR_END_A ? &pair->a : &pair->b;
+}
 
 static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 {
-	return &tp->pair->end[tp->id == TTYPAIR_END_A ? TTYPAIR_END_B :
-						      TTYPAIR_END_A];
+	return tp->id == TTYPAIR_END_A ? &tp->pair->b : &tp->pair->a;
 }
 
 /* tty.c: the two tty drivers and the tty/tty_port operations */

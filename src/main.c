@@ -15,37 +15,22 @@
 
 #include "ttypair.h"
 
-static unsigned int pairs = TTYPAIR_DEFAULT_PAIRS;
-
-static int pairs_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-	int ret;
-
-	ret = kstrtouint(val, 0, &n);
-	if (ret || n > TTYPAIR_MAX_PAIRS) {
-		pr_err("pairs=%s is invalid: expected a number from 0 to %u\n",
-		       val, TTYPAIR_MAX_PAIRS);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = n;
-	return 0;
-}
-
-static const struct kernel_param_ops pairs_ops = {
-	.set = pairs_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(pairs, &pairs_ops, &pairs, 0444);
+static int pairs = TTYPAIR_DEFAULT_PAIRS;
+module_param(pairs, int, 0444);
 MODULE_PARM_DESC(pairs, "Number of port pairs created at load time (default "
-		 __stringify(TTYPAIR_DEFAULT_PAIRS) ", maximum "
+		 __stringify(TTYPAIR_DEFAULT_PAIRS) ", 0 to "
 		 __stringify(TTYPAIR_MAX_PAIRS) ")");
 
 static int __init ttypair_init(void)
 {
-	unsigned int i;
-	int ret;
+	int ret, i;
+
+	/* A value that is not a number was already refused by the kernel. */
+	if (pairs < 0 || pairs > TTYPAIR_MAX_PAIRS) {
+		pr_err("pairs=%d is invalid: expected a number from 0 to %d\n",
+		       pairs, TTYPAIR_MAX_PAIRS);
+		return -EINVAL;
+	}
 
 	ret = ttypair_tty_register();
 	if (ret)
@@ -57,12 +42,12 @@ static int __init ttypair_init(void)
 			goto error_destroy_pairs;
 	}
 
-	pr_info("version %s loaded, %u pairs (/dev/%s<n> <-> /dev/%s<n>)\n",
+	pr_info("version %s loaded, %d pairs (/dev/%s<n> <-> /dev/%s<n>)\n",
 		TTYPAIR_VERSION, pairs, TTYPAIR_NAME_A, TTYPAIR_NAME_B);
 	return 0;
 
 error_destroy_pairs:
-	pr_err("creating pair %u failed: %d\n", i, ret);
+	pr_err("creating pair %d failed: %d\n", i, ret);
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();
 	return ret;

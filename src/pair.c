@@ -26,7 +26,7 @@ static void ttypair_pair_release(struct kref *kref)
 	int i;
 
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
-		tty_port_destroy(&pair->end[i].port);
+		tty_port_destroy(&ttypair_end(pair, i)->port);
 	kfree(pair);
 }
 
@@ -61,7 +61,7 @@ struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 		kref_get(&pair->kref);
 	mutex_unlock(&ttypair_registry_lock);
 
-	return pair ? &pair->end[id] : NULL;
+	return pair ? ttypair_end(pair, id) : NULL;
 }
 
 static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
@@ -77,9 +77,9 @@ static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
 	spin_lock_init(&pair->lock);
 	pair->index = index;
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		pair->end[i].pair = pair;
-		pair->end[i].id = i;
-		ttypair_tty_port_init(&pair->end[i]);
+		ttypair_end(pair, i)->pair = pair;
+		ttypair_end(pair, i)->id = i;
+		ttypair_tty_port_init(ttypair_end(pair, i));
 	}
 	return pair;
 }
@@ -89,7 +89,7 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 	int i;
 
 	for (i = TTYPAIR_NR_ENDS - 1; i >= 0; i--)
-		ttypair_tty_remove_port(&pair->end[i]);
+		ttypair_tty_remove_port(ttypair_end(pair, i));
 }
 
 /**
@@ -119,7 +119,7 @@ int ttypair_pair_create(unsigned int index)
 	}
 
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		ret = ttypair_tty_add_port(&pair->end[i]);
+		ret = ttypair_tty_add_port(ttypair_end(pair, i));
 		if (ret)
 			goto error_unregister;
 	}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make install` and `make uninstall` as a user runs them, inside a target
+# chroot (whose running kernel, the build machine's, cannot load modules):
+#   make-install.sh KVER SRC
+set -u
+KVER=$1
+SRC=$2
+VER=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$SRC/dkms.conf")
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1: $2"; }
+step() {
+	_n=$1
+	shift
+	if _o=$("$@" 2>&1); then
+		echo "$_o" | tail -n 8 | sed 's/^/# /'
+		ok "$_n"
+	else
+		echo "$_o" | tail -n 40 | sed 's/^/# /'
+		notok "$_n" "$(echo "$_o" | tail -n 1)"
+	fi
+}
+
+t_install() {
+	make -C "$SRC" install > /tmp/install.log 2>&1 || { cat /tmp/install.log; return 1; }
+	cat /tmp/install.log
+	dkms status -m ttypair | grep -Eq "^ttypair(/|, )$VER, $KVER, [^:]*: installed$" ||
+		{ echo "not installed for $KVER"; return 1; }
+	ls /lib/modules/"$KVER"/updates/dkms/ttypair.ko* > /dev/null || return 1
+	[ -f "/usr/src/ttypair-$VER/dkms.conf" ] || { echo "no /usr/src/ttypair-$VER"; return 1; }
+	grep -q "cannot load modules" /tmp/install.log ||
+		{ echo "no plain word that this kernel cannot load modules"; return 1; }
+	# a second install replaces the first
+	make -C "$SRC" install > /tmp/install2.log 2>&1 || { cat /tmp/install2.log; return 1; }
+	[ "$(dkms status -m ttypair | wc -l)" = 1 ] || { dkms status -m ttypair; return 1; }
+}
+
+t_uninstall() {
+	make -C "$SRC" uninstall || return 1
+	[ -z "$(dkms status -m ttypair)" ] || { dkms status -m ttypair; return 1; }
+	! ls /lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
+	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
+	[ ! -e /var/lib/dkms/ttypair ] || { echo "/var/lib/dkms/ttypair left"; return 1; }
+}
+
+step make_install t_install
+step make_uninstall t_uninstall

@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tests that run inside the guest: module loading and unloading, module
+# parameters, and the functional tests of ttypair-test. Each test prints
+# "ok - NAME" or "not ok - NAME: reason"; the host counts them.
+T=/opt/ttypair-tests
+VERSION=$(cat "$T/expected-version")
+KVER=$(uname -r)
+PAIRS=6		# pairs= for the functional tests (the default is 4)
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1: $2"; }
+# check NAME COMMAND...: ok if the command succeeds; its output is shown
+check() {
+	_n=$1
+	shift
+	if _o=$("$@" 2>&1); then
+		ok "$_n"
+	else
+		[ -n "$_o" ] && echo "$_o" | sed 's/^/# /'
+		notok "$_n" "$(echo "$_o" | tail -n 1)"
+	fi
+}
+
+loaded() { [ -d /sys/module/ttypair ]; }
+nodes() { ls /dev | grep -c "^ttyVP[AB][0-9]" ; }
+
+echo "# kernel $KVER, module $(modinfo -F filename ttypair 2>&1)"
+
+# --- loading with the defaults ------------------------------------------
+t_load_default() {
+	modprobe ttypair || return 1
+	p=$(cat /sys/module/ttypair/parameters/pairs)
+	[ "$p" = 4 ] || { echo "pairs parameter reads $p, expected 4"; return 1; }
+	udevadm settle 2>/dev/null
+	n=$(nodes)
+	[ "$n" = 8 ] || { echo "$n device nodes, expected 8"; return 1; }
+	for i in 0 1 2 3; do
+		[ -c /dev/ttyVPA$i ] && [ -c /dev/ttyVPB$i ] ||
+			{ echo "/dev/ttyVPA$i or /dev/ttyVPB$i missing"; return 1; }
+	done
+	[ ! -e /dev/ttyVPA4 ] || { echo "/dev/ttyVPA4 exists"; return 1; }
+	v=$(cat /sys/module/ttypair/version)
+	[ "$v" = "$VERSION" ] || { echo "module version $v, expected $VERSION"; return 1; }
+	dmesg | grep -q "ttypair: version $VERSION loaded, 4 pairs" ||
+		{ echo "no load message in the kernel log"; return 1; }
+}
+check module_load_default t_load_default
+
+t_unload() {
+	rmmod ttypair || return 1
+	! loaded || { echo "still loaded after rmmod"; return 1; }
+	[ "$(nodes)" = 0 ] || { echo "device nodes left after unload"; return 1; }
+	dmesg | grep -q "ttypair: unloaded" || { echo "no unload message"; return 1; }
+}
+check module_unload t_unload
+
+# --- bad and boundary values of pairs= -----------------------------------
+t_bad_param() {
+	for v in 129 1000 -1 abc 4x ""; do
+		case $v in
+		"" | *[!0-9-]*)	# not a number: the kernel's parser refuses it
+			want="ttypair: \`$v' invalid for parameter \`pairs'" ;;
+		*)	want="ttypair: pairs=$v is invalid: expected a number from 0 to 128" ;;
+		esac
+		dmesg -C
+		if out=$(modprobe ttypair pairs="$v" 2>&1); then
+			echo "pairs=$v was accepted"
+			rmmod ttypair
+			return 1
+		fi
+		echo "$out" | grep -q "Invalid argument" ||
+			{ echo "pairs=$v: modprobe said: $out"; return 1; }
+		! loaded || { echo "loaded after pairs=$v"; return 1; }
+		lines=$(dmesg | grep 'ttypair')
+		[ "$lines" != "${lines#*"$want"}" ] && [ "$(echo "$lines" | wc -l)" = 1 ] ||
+			{ echo "pairs=$v: expected the one log line '$want', got:"; echo "$lines"; return 1; }
+	done
+}
+check module_param_pairs_invalid t_bad_param
+
+t_param_bounds() {
+	modprobe ttypair pairs=0 || { echo "pairs=0 refused"; return 1; }
+	[ "$(nodes)" = 0 ] || { echo "pairs=0 made devices"; return 1; }
+	rmmod ttypair || return 1
+	modprobe ttypair pairs=128 || { echo "pairs=128 refused"; return 1; }
+	udevadm settle 2>/dev/null
+	[ "$(nodes)" = 256 ] || { echo "pairs=128 made $(nodes) nodes, expected 256"; return 1; }
+	[ -c /dev/ttyVPA127 ] && [ -c /dev/ttyVPB127 ] || { echo "no ttyVPA127/ttyVPB127"; return 1; }
+	rmmod ttypair
+}
+check module_param_pairs_bounds t_param_bounds
+
+# --- the functional tests ------------------------------------------------
+t_load_pairs() {
+	modprobe ttypair pairs=$PAIRS || return 1
+	udevadm settle 2>/dev/null
+	[ "$(nodes)" = $((PAIRS * 2)) ] || { echo "$(nodes) device nodes"; return 1; }
+}
+check module_load_pairs t_load_pairs
+if loaded; then
+	"$T/ttypair-test" --pairs $PAIRS
+	echo "# ttypair-test exited with $?"
+fi
+
+# --- unloading while a port is open --------------------------------------
+t_rmmod_busy() {
+	"$T/ttypair-test" --hold /dev/ttyVPB2 > /run/hold.out &
+	hold=$!
+	i=0
+	while ! grep -q held /run/hold.out 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "holder did not open the port"; kill $hold; return 1; }
+		sleep 0.1
+	done
+	ref=$(cat /sys/module/ttypair/refcnt)
+	[ "$ref" -ge 1 ] || { echo "refcnt $ref with a port open"; kill $hold; return 1; }
+	if out=$(rmmod ttypair 2>&1); then
+		echo "rmmod succeeded with /dev/ttyVPB2 open"
+		kill $hold
+		return 1
+	fi
+	echo "$out" | grep -q "in use" || { echo "rmmod said: $out"; kill $hold; return 1; }
+	loaded || { echo "module gone"; kill $hold; return 1; }
+	# the raw system call: refused while in use
+	if "$T/ttypair-test" --delete-module; then
+		echo "delete_module succeeded with /dev/ttyVPB2 open"
+		kill $hold
+		return 1
+	fi
+	[ -c /dev/ttyVPA2 ] || { echo "devices gone after the refused unload"; kill $hold; return 1; }
+	kill $hold
+	wait $hold
+	rmmod ttypair || { echo "rmmod failed after the port was closed"; return 1; }
+	! loaded || { echo "still loaded"; return 1; }
+	[ "$(nodes)" = 0 ] || { echo "device nodes left"; return 1; }
+}
+check module_rmmod_busy_then_free t_rmmod_busy
+
+t_reload() {
+	for i in 1 2 3; do
+		modprobe ttypair pairs=2 || return 1
+		"$T/ttypair-test" --pairs 2 pairing > /run/reload.out 2>&1 ||
+			{ cat /run/reload.out; return 1; }
+		grep -q "^ok - pairing" /run/reload.out || { cat /run/reload.out; return 1; }
+		rmmod ttypair || return 1
+	done
+}
+check module_reload_cycles t_reload

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers of the guest's functional tests (see tlib.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tlib.h"
+#include "../../include/uapi/ttypair.h"
+
+int npairs = 4;
+char fail_msg[512];
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fail_msg[0])	/* keep the first reason */
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(fail_msg, sizeof(fail_msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+int port_open_plain(char end, int idx, int flags)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s%d",
+		 end == 'A' ? TTYPAIR_NAME_A : TTYPAIR_NAME_B, idx);
+	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return fail("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int port_open(char end, int idx, int flags)
+{
+	struct termios t;
+	int fd = port_open_plain(end, idx, flags);
+
+	if (fd < 0)
+		return fd;
+	if (tcgetattr(fd, &t)) {
+		close(fd);
+		return fail("tcgetattr: %s", strerror(errno));
+	}
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &t)) {
+		close(fd);
+		return fail("tcsetattr: %s", strerror(errno));
+	}
+	return fd;
+}
+
+int set_nonblock(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -1;
+	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+static int poll_one(int fd, short ev, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+	int r;
+
+	do {
+		r = poll(&p, 1, ms);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -1;
+	return r > 0 && (p.revents & ev);
+}
+
+int readable(int fd, int ms)
+{
+	return poll_one(fd, POLLIN, ms);
+}
+
+int writable(int fd, int ms)
+{
+	return poll_one(fd, POLLOUT, ms);
+}
+
+ssize_t read_full(int fd, void *buf, size_t n, int ms)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r;
+		int ready = readable(fd, ms);
+
+		if (ready < 0)
+			return fail("poll: %s", strerror(errno));
+		if (!ready)
+			return fail("only %zu of %zu bytes arrived within %d ms",
+				    got, n, ms);
+		r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r < 0)
+			return fail("read: %s", strerror(errno));
+		if (r == 0)
+			return fail("read: end of file after %zu of %zu bytes",
+				    got, n);
+		got += r;
+	}
+	return got;
+}
+
+ssize_t write_full(int fd, const void *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = write(fd, (const char *)buf + done, n - done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail("write: %s after %zu of %zu bytes",
+				    strerror(errno), done, n);
+		done += r;
+	}
+	return done;
+}
+
+size_t drain(int fd)
+{
+	char buf[4096];
+	size_t total = 0;
+	ssize_t r;
+
+	while (readable(fd, 0) > 0) {
+		r = read(fd, buf, sizeof(buf));
+		if (r <= 0)
+			break;
+		total += r;
+	}
+	return total;
+}
+
+void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+uint32_t rnd(uint64_t *state)
+{
+	/* xorshift64*: fast, and the same sequence for the same seed */
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return (uint32_t)((x * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+void stream_init(struct stream *s, uint64_t seed)
+{
+	s->state = seed ? seed : 1;
+	s->pos = 0;
+}
+
+void stream_fill(struct stream *s, unsigned char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = (unsigned char)rnd(&s->state);
+	s->pos += n;
+}
+
+int stream_check(struct stream *s, const unsigned char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char want = (unsigned char)rnd(&s->state);
+
+		if (buf[i] != want)
+			return fail("byte %llu is 0x%02x, expected 0x%02x",
+				    (unsigned long long)(s->pos + i), buf[i],
+				    want);
+	}
+	s->pos += n;
+	return 0;
+}

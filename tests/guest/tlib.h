@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the guest's functional tests: the test table, failure
+ * reporting, opening ports, and a repeatable byte stream to check transfers.
+ */
+#ifndef TLIB_H
+#define TLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct test {
+	const char *name;
+	int (*fn)(void);	/* 0 = pass; fail() explains a failure */
+	unsigned int timeout;	/* seconds */
+};
+
+extern int npairs;		/* pairs the module was loaded with */
+
+/* Record why the running test fails; returns -1 for "return fail(...)". */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Open end 'A' or 'B' of pair idx, raw 8-bit, no controlling tty. */
+int port_open(char end, int idx, int flags);
+/* Open without changing any setting. */
+int port_open_plain(char end, int idx, int flags);
+int set_nonblock(int fd, int on);
+/* Bytes ready to read within ms milliseconds; -1 on error. */
+int readable(int fd, int ms);
+int writable(int fd, int ms);
+/* Read exactly n bytes or fail after ms milliseconds without progress. */
+ssize_t read_full(int fd, void *buf, size_t n, int ms);
+ssize_t write_full(int fd, const void *buf, size_t n);
+/* Read and discard whatever is readable now. */
+size_t drain(int fd);
+void msleep(unsigned int ms);
+double now(void);
+
+/* A repeatable pseudo-random byte stream. */
+struct stream {
+	uint64_t state;
+	uint64_t pos;
+};
+void stream_init(struct stream *s, uint64_t seed);
+void stream_fill(struct stream *s, unsigned char *buf, size_t n);
+/* Check n received bytes against the stream; on mismatch fail() with offset. */
+int stream_check(struct stream *s, const unsigned char *buf, size_t n);
+uint32_t rnd(uint64_t *state);
+
+#endif

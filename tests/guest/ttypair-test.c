@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Functional tests of ttypair's data path, run in a guest with the module
+ * loaded. Each test runs in its own process with a timeout and prints
+ * "ok - NAME" or "not ok - NAME: reason".
+ *
+ *   ttypair-test --pairs N [TEST...]   run all (or the named) tests
+ *   ttypair-test --list                list the tests
+ *   ttypair-test --hold PATH           open PATH, print "held", wait for a signal
+ *   ttypair-test --delete-module       try delete_module("ttypair"); exit 0 if unloaded
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "tlib.h"
+
+extern char fail_msg[512];
+
+/* ------------------------------------------------------------------------ */
+/* Every end reaches its own peer and nothing else. */
+static int t_pairing(void)
+{
+	int fds[2][128], i, j, e;
+	char msg[64], buf[64];
+
+	for (i = 0; i < npairs; i++)
+		for (e = 0; e < 2; e++) {
+			fds[e][i] = port_open(e ? 'B' : 'A', i, O_NONBLOCK);
+			if (fds[e][i] < 0)
+				return -1;
+		}
+	for (i = 0; i < npairs; i++) {
+		for (e = 0; e < 2; e++) {
+			int len = snprintf(msg, sizeof(msg), "from %c%d to %c%d",
+					   e ? 'B' : 'A', i, e ? 'A' : 'B', i);
+
+			if (write_full(fds[e][i], msg, len) != len)
+				return -1;
+			if (read_full(fds[!e][i], buf, len, 3000) != len)
+				return fail("pair %d: %s did not arrive", i, msg);
+			if (memcmp(buf, msg, len))
+				return fail("pair %d: got '%.*s', expected '%s'",
+					    i, len, buf, msg);
+			for (j = 0; j < npairs; j++) {
+				if (readable(fds[0][j], 0) || readable(fds[1][j], 0))
+					return fail("%s also reached pair %d", msg, j);
+			}
+		}
+	}
+	for (i = 0; i < npairs; i++)
+		for (e = 0; e < 2; e++)
+			close(fds[e][i]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+struct xfer {
+	int wfd, rfd;
+	uint64_t seed;
+	size_t total;
+	size_t max_chunk;
+	unsigned int reader_delay_us;	/* sleep between reads */
+	volatile size_t written;
+	int result;
+	char why[256];
+};
+
+static void *writer(void *arg)
+{
+	struct xfer *x = arg;
+	unsigned char *buf = malloc(x->max_chunk);
+	struct stream s;
+	uint64_t r = x->seed ^ 0x9e3779b97f4a7c15ULL;
+
+	stream_init(&s, x->seed);
+	while (x->written < x->total) {
+		size_t n = 1 + rnd(&r) % x->max_chunk;
+
+		if (n > x->total - x->written)
+			n = x->total - x->written;
+		stream_fill(&s, buf, n);
+		if (write_full(x->wfd, buf, n) != (ssize_t)n) {
+			x->result = -1;
+			break;
+		}
+		x->written += n;
+	}
+	free(buf);
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	struct xfer *x = arg;
+	unsigned char *buf = malloc(x->max_chunk);
+	size_t got = 0;
+	struct stream s;
+	uint64_t r = x->seed ^ 0x7f4a7c159e3779b9ULL;
+
+	stream_init(&s, x->seed);
+	while (got < x->total) {
+		size_t n = 1 + rnd(&r) % x->max_chunk;
+		ssize_t k;
+
+		if (n > x->total - got)
+			n = x->total - got;
+		if (x->reader_delay_us)
+			usleep(x->reader_delay_us);
+		if (readable(x->rfd, 10000) <= 0) {
+			snprintf(x->why, sizeof(x->why),
+				 "nothing to read for 10 s after %zu of %zu bytes",
+				 got, x->total);
+			x->result = -1;
+			break;
+		}
+		k = read(x->rfd, buf, n);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k <= 0) {
+			snprintf(x->why, sizeof(x->why), "read returned %zd (%s)",
+				 k, strerror(errno));
+			x->result = -1;
+			break;
+		}
+		if (stream_check(&s, buf, k)) {
+			snprintf(x->why, sizeof(x->why), "%.200s", fail_msg);
+			x->result = -1;
+			break;
+		}
+		got += k;
+	}
+	/* nothing beyond the stream may arrive */
+	if (!x->result && readable(x->rfd, 200) > 0) {
+		snprintf(x->why, sizeof(x->why), "extra bytes after %zu", got);
+		x->result = -1;
+	}
+	free(buf);
+	return NULL;
+}
+
+static size_t env_size(const char *name, size_t def)
+{
+	const char *v = getenv(name);
+
+	return v ? strtoull(v, NULL, 0) : def;
+}
+
+/* Large random transfers in both directions at once, every byte checked. */
+static int t_integrity_bidirectional(void)
+{
+	size_t total = env_size("TTYPAIR_TEST_BYTES", 16 << 20);
+	struct xfer ab = { .seed = 11, .total = total, .max_chunk = 65536 };
+	struct xfer ba = { .seed = 23, .total = total, .max_chunk = 65536 };
+	pthread_t t[4];
+	double t0 = now();
+	int a = port_open('A', 0, 0), b = port_open('B', 0, 0);
+
+	if (a < 0 || b < 0)
+		return -1;
+	ab.wfd = a;
+	ab.rfd = b;
+	ba.wfd = b;
+	ba.rfd = a;
+	pthread_create(&t[0], NULL, reader, &ab);
+	pthread_create(&t[1], NULL, reader, &ba);
+	pthread_create(&t[2], NULL, writer, &ab);
+	pthread_create(&t[3], NULL, writer, &ba);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	if (ab.result)
+		return fail("A->B: %s", ab.why[0] ? ab.why : fail_msg);
+	if (ba.result)
+		return fail("B->A: %s", ba.why[0] ? ba.why : fail_msg);
+	note("integrity: %zu bytes each way in %.1f s", total, now() - t0);
+	close(a);
+	close(b);
+	return 0;
+}
+
+/* A slow reader blocks the writer; nothing is lost. */
+static int t_backpressure_slow_reader(void)
+{
+	struct xfer x = { .seed = 5, .total = 3 << 20, .max_chunk = 4096 };
+	pthread_t w;
+	size_t before;
+	int a = port_open('A', 1, 0), b = port_open('B', 1, 0);
+
+	if (a < 0 || b < 0)
+		return -1;
+	x.wfd = a;
+	x.rfd = b;
+	pthread_create(&w, NULL, writer, &x);
+	msleep(1500);
+	before = x.written;
+	msleep(500);
+	if (x.written >= x.total)
+		return fail("the writer wrote all %zu bytes with nobody reading",
+			    x.total);
+	if (x.written != before)
+		return fail("the writer kept writing (%zu -> %zu) with nobody reading",
+			    before, x.written);
+	note("backpressure: writer blocked after %zu bytes", before);
+	x.reader_delay_us = 200;
+	reader(&x);
+	pthread_join(w, NULL);
+	if (x.result)
+		return fail("%s", x.why[0] ? x.why : fail_msg);
+	close(a);
+	close(b);
+	return 0;
+}
+
+/*
+ * Fill an O_NONBLOCK end with the stream until writes fail with EAGAIN:
+ * 4 KiB writes, again after a pause (so the peer's line discipline has
+ * taken all it will take), then single bytes, because the flip buffer can
+ * still find room for a few bytes after refusing a large write.
+ * Returns the number of bytes accepted; they are the stream's first bytes.
+ */
+static ssize_t fill(int fd, struct stream *s)
+{
+	unsigned char buf[4096];
+	size_t total = 0, len = 0, off = 0;
+	int phase;
+
+	for (phase = 0; phase < 3; phase++) {
+		for (;;) {
+			size_t n;
+			ssize_t r;
+
+			if (off == len) {
+				stream_fill(s, buf, sizeof(buf));
+				off = 0;
+				len = sizeof(buf);
+			}
+			n = phase == 2 ? 1 : len - off;
+			r = write(fd, buf + off, n);
+			if (r < 0 && errno == EAGAIN)
+				break;
+			if (r < 0)
+				return fail("write: %s", strerror(errno));
+			if (r == 0)
+				return fail("write returned 0");
+			off += r;
+			total += r;
+			if (total > (64 << 20))
+				return fail("64 MiB accepted without EAGAIN");
+		}
+		if (phase == 0)
+			msleep(300);
+	}
+	return total;
+}
+
+/* O_NONBLOCK writes stop with EAGAIN when the peer's queue is full. */
+static int t_nonblock_eagain(void)
+{
+	struct stream s, c;
+	unsigned char *rx;
+	ssize_t total;
+	int a = port_open('A', 2, O_NONBLOCK), b = port_open('B', 2, 0);
+
+	if (a < 0 || b < 0)
+		return -1;
+	stream_init(&s, 77);
+	total = fill(a, &s);
+	if (total < 0)
+		return -1;
+	if (write(a, "x", 1) != -1 || errno != EAGAIN)
+		return fail("a 1-byte write on a full queue did not fail with EAGAIN");
+	msleep(200);
+	if (write(a, "x", 1) != -1 || errno != EAGAIN)
+		return fail("the queue took more bytes with nobody reading");
+	if (total < 4096)
+		return fail("only %zd bytes accepted before EAGAIN", total);
+	note("nonblock: %zd bytes accepted before EAGAIN", total);
+	rx = malloc(total);
+	if (read_full(b, rx, total, 5000) != total)
+		return -1;
+	stream_init(&c, 77);
+	if (stream_check(&c, rx, total))
+		return -1;
+	if (readable(b, 300))
+		return fail("more than the %zd accepted bytes arrived", total);
+	free(rx);
+	close(a);
+	close(b);
+	return 0;
+}
+
+static void *drain_later(void *arg)
+{
+	int fd = *(int *)arg;
+
+	msleep(300);
+	while (readable(fd, 500) > 0)
+		drain(fd);
+	return NULL;
+}
+
+/* poll() and select() report readiness to read and to write. */
+static int t_poll_select(void)
+{
+	int a = port_open('A', 3, O_NONBLOCK), b = port_open('B', 3, O_NONBLOCK);
+	struct timeval tv = { 0, 0 };
+	struct stream st;
+	fd_set rs, ws;
+	pthread_t t;
+	char c;
+
+	if (a < 0 || b < 0)
+		return -1;
+	if (readable(b, 200))
+		return fail("B readable before anything was written");
+	if (writable(a, 0) != 1)
+		return fail("A not writable at start");
+	FD_ZERO(&ws);
+	FD_SET(a, &ws);
+	if (select(a + 1, NULL, &ws, NULL, &tv) != 1)
+		return fail("select: A not writable at start");
+	if (write(a, "z", 1) != 1)
+		return fail("write: %s", strerror(errno));
+	if (readable(b, 3000) != 1)
+		return fail("B not readable after a write to A");
+	FD_ZERO(&rs);
+	FD_SET(b, &rs);
+	tv.tv_sec = 3;
+	if (select(b + 1, &rs, NULL, NULL, &tv) != 1)
+		return fail("select: B not readable after a write to A");
+	if (read(b, &c, 1) != 1 || c != 'z')
+		return fail("B did not read the byte");
+	if (readable(b, 100))
+		return fail("B still readable after reading everything");
+
+	stream_init(&st, 3);
+	if (fill(a, &st) < 0)
+		return -1;
+	if (writable(a, 300))
+		return fail("A writable with a full queue");
+	FD_ZERO(&ws);
+	FD_SET(a, &ws);
+	tv.tv_sec = 0;
+	tv.tv_usec = 0;
+	if (select(a + 1, NULL, &ws, NULL, &tv) != 0)
+		return fail("select: A writable with a full queue");
+	pthread_create(&t, NULL, drain_later, &b);
+	if (writable(a, 10000) != 1)
+		return fail("A did not become writable when B drained");
+	pthread_join(t, NULL);
+	close(a);
+	close(b);
+	return 0;
+}
+
+/* Writes to an end whose peer is closed are accepted and discarded. */
+static int t_peer_closed_discard(void)
+{
+	size_t n = 1 << 20;
+	char *buf = calloc(1, n);
+	char c;
+	int a = port_open('A', 4, 0), b;
+
+	if (a < 0)
+		return -1;
+	alarm(20);
+	if (write_full(a, buf, n) != (ssize_t)n)
+		return -1;
+	alarm(0);
+	b = port_open('B', 4, O_NONBLOCK);
+	if (b < 0)
+		return -1;
+	if (readable(b, 500))
+		return fail("bytes written while B was closed reached B");
+	if (write(a, "k", 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != 'k')
+		return fail("a byte written after B opened did not arrive");
+	free(buf);
+	close(a);
+	close(b);
+	return 0;
+}
+
+/* A writer blocked on a full queue is released when the peer closes. */
+static int t_peer_close_releases_writer(void)
+{
+	struct xfer x = { .seed = 9, .total = 4 << 20, .max_chunk = 65536 };
+	pthread_t w;
+	int a = port_open('A', 5 % npairs, 0), b = port_open('B', 5 % npairs, 0);
+
+	if (a < 0 || b < 0)
+		return -1;
+	x.wfd = a;
+	pthread_create(&w, NULL, writer, &x);
+	msleep(1500);
+	if (x.written >= x.total)
+		return fail("the writer was never blocked");
+	close(b);
+	pthread_join(w, NULL);	/* the test's timeout catches a hang */
+	if (x.result)
+		return fail("%s", fail_msg);
+	close(a);
+	return 0;
+}
+
+/* Opening and closing again and again, data flowing each time. */
+static int t_reopen_cycles(void)
+{
+	int i;
+	char c;
+
+	for (i = 0; i < 200; i++) {
+		int a = port_open('A', 0, 0), b = port_open('B', 0, 0);
+		char out = (char)i;
+
+		if (a < 0 || b < 0)
+			return -1;
+		if (write(a, &out, 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != out)
+			return fail("cycle %d: A->B failed", i);
+		if (write(b, &out, 1) != 1 || read_full(a, &c, 1, 3000) != 1 || c != out)
+			return fail("cycle %d: B->A failed", i);
+		if (i & 1) {
+			close(a);
+			close(b);
+		} else {
+			close(b);
+			close(a);
+		}
+	}
+	return 0;
+}
+
+/* A fresh port has a hardware port's settings: 9600 8N1, CREAD, HUPCL, CLOCAL. */
+static int t_termios_defaults(void)
+{
+	struct termios t;
+	int a = port_open_plain('A', 1, 0);
+
+	if (a < 0)
+		return -1;
+	if (tcgetattr(a, &t))
+		return fail("tcgetattr: %s", strerror(errno));
+	if (cfgetospeed(&t) != B9600 || cfgetispeed(&t) != B9600)
+		return fail("speed is not 9600");
+	if ((t.c_cflag & CSIZE) != CS8 || (t.c_cflag & (PARENB | CSTOPB)))
+		return fail("not 8N1: c_cflag 0%o", t.c_cflag);
+	if ((t.c_cflag & (CREAD | HUPCL | CLOCAL)) != (CREAD | HUPCL | CLOCAL))
+		return fail("CREAD, HUPCL or CLOCAL missing: c_cflag 0%o", t.c_cflag);
+	close(a);
+	return 0;
+}
+
+/* Line settings that user space makes stick, as on a UART. */
+static int t_termios_set(void)
+{
+	struct termios t;
+	int a = port_open('A', 1, 0);
+
+	if (a < 0)
+		return -1;
+	tcgetattr(a, &t);
+	cfsetspeed(&t, B115200);
+	t.c_cflag = (t.c_cflag & ~CSIZE) | CS7 | PARENB | CSTOPB;
+	if (tcsetattr(a, TCSANOW, &t))
+		return fail("tcsetattr: %s", strerror(errno));
+	memset(&t, 0, sizeof(t));
+	tcgetattr(a, &t);
+	if (cfgetospeed(&t) != B115200)
+		return fail("speed did not stay 115200");
+	if ((t.c_cflag & CSIZE) != CS7 || !(t.c_cflag & PARENB) ||
+	    !(t.c_cflag & CSTOPB))
+		return fail("7E2 did not stay: c_cflag 0%o", t.c_cflag);
+	close(a);
+	return 0;
+}
+
+/* XOFF received by an end with IXON stops its output until XON. */
+static int t_xon_xoff(void)
+{
+	struct termios t;
+	char c;
+	int a = port_open('A', 2, O_NONBLOCK), b = port_open('B', 2, O_NONBLOCK);
+
+	if (a < 0 || b < 0)
+		return -1;
+	tcgetattr(a, &t);
+	t.c_iflag |= IXON;
+	tcsetattr(a, TCSANOW, &t);
+	if (write(b, "\x13", 1) != 1)	/* XOFF to A */
+		return fail("write XOFF: %s", strerror(errno));
+	msleep(300);
+	if (write(a, "s", 1) != -1 || errno != EAGAIN)
+		return fail("A still sends after XOFF");
+	if (writable(a, 100))
+		return fail("A polls writable after XOFF");
+	if (write(b, "\x11", 1) != 1)	/* XON */
+		return fail("write XON: %s", strerror(errno));
+	if (writable(a, 3000) != 1)
+		return fail("A not writable after XON");
+	if (write(a, "r", 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != 'r')
+		return fail("A's output did not resume after XON");
+	if (readable(a, 200))
+		return fail("XON/XOFF reached A's reader");
+	close(a);
+	close(b);
+	return 0;
+}
+
+static const struct test tests[] = {
+	{ "termios_defaults", t_termios_defaults, 30 },
+	{ "pairing", t_pairing, 60 },
+	{ "integrity_bidirectional", t_integrity_bidirectional, 600 },
+	{ "backpressure_slow_reader", t_backpressure_slow_reader, 300 },
+	{ "nonblock_eagain", t_nonblock_eagain, 120 },
+	{ "poll_select", t_poll_select, 60 },
+	{ "peer_closed_discard", t_peer_closed_discard, 60 },
+	{ "peer_close_releases_writer", t_peer_close_releases_writer, 60 },
+	{ "reopen_cycles", t_reopen_cycles, 300 },
+	{ "termios_set", t_termios_set, 30 },
+	{ "xon_xoff", t_xon_xoff, 30 },
+};
+
+/* ------------------------------------------------------------------------ */
+static int run(const struct test *t)
+{
+	int pipefd[2], status;
+	char why[512] = "";
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int r;
+
+		close(pipefd[0]);
+		alarm(t->timeout);
+		fail_msg[0] = 0;
+		r = t->fn();
+		if (r && !fail_msg[0])
+			fail("failed without a reason");
+		if (r && write(pipefd[1], fail_msg, strlen(fail_msg)) < 0)
+			_exit(2);
+		_exit(r ? 1 : 0);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], why, sizeof(why) - 1);
+	why[n > 0 ? n : 0] = 0;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("ok - %s\n", t->name);
+		fflush(stdout);
+		return 0;
+	}
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		snprintf(why, sizeof(why), "timed out after %u s", t->timeout);
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d", WTERMSIG(status));
+	printf("not ok - %s: %s\n", t->name, why);
+	fflush(stdout);
+	return 1;
+}
+
+static int hold(const char *path)
+{
+	int fd = open(path, O_RDWR | O_NOCTTY);
+
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	printf("held\n");
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i, n = sizeof(tests) / sizeof(tests[0]);
+	int failed = 0, ran = 0, a;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < n; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--hold"))
+		return hold(argv[2]);
+	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {
+		if (syscall(SYS_delete_module, "ttypair", O_NONBLOCK) == 0)
+			return 0;
+		printf("delete_module: %s\n", strerror(errno));
+		return 1;
+	}
+	a = 1;
+	if (argc > 2 && !strcmp(argv[1], "--pairs")) {
+		npairs = atoi(argv[2]);
+		a = 3;
+	}
+	if (npairs < 1 || npairs > 128) {
+		fprintf(stderr, "--pairs must be 1..128\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		int want = a >= argc;
+
+		for (int k = a; k < argc; k++)
+			want |= !strcmp(argv[k], tests[i].name);
+		if (!want)
+			continue;
+		failed += run(&tests[i]) != 0;
+		ran++;
+	}
+	return ran ? failed != 0 : 2;
+}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Checks of the tree itself, run on the build machine: kernel coding style
+# (checkpatch.pl --strict from Debian's linux-source package), the version
+# number, and the rules for Kbuild, Makefile and dkms.conf.
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+TTYPAIR_STAGE=static
+cd "$TTYPAIR_SRC" || exit 1
+VER=$(ttypair_version)
+
+# checkpatch.pl (and the files it reads) from the newest linux-source-*
+checkpatch() {
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$tarball" ] || return 1
+	base=$(basename "$tarball" .tar.xz)
+	dir=$TTYPAIR_CACHE/$base-$(stat -c %s "$tarball")
+	if [ ! -f "$dir/scripts/checkpatch.pl" ]; then
+		log "extracting checkpatch.pl from $tarball" >&2
+		mkdir -p "$dir"
+		tar -C "$dir" --strip-components=1 -xf "$tarball" \
+			"$base/scripts/checkpatch.pl" "$base/scripts/spelling.txt" \
+			"$base/scripts/const_structs.checkpatch" || return 1
+	fi
+	echo "$dir/scripts/checkpatch.pl"
+}
+
+t_checkpatch() {
+	cp=$(checkpatch) || { echo "no linux-source package with checkpatch.pl"; return 1; }
+	echo "using $cp"
+	# shellcheck disable=SC2046
+	out=$(perl "$cp" --strict --no-tree --terse --show-types -f \
+		$(find src include compat -name '*.[ch]' | sort) 2>&1)
+	echo "$out"
+	bad=$(echo "$out" | grep -E ": (ERROR|WARNING|CHECK):")
+	[ -z "$bad" ] || { echo "checkpatch: $(echo "$bad" | wc -l) problems"; return 1; }
+	# and it does find problems: a file in the wrong style must be flagged
+	printf '// SPDX-License-Identifier: GPL-2.0\nint f(int x){ return x ;}\n' \
+		> "$TTYPAIR_OUT/bad-style.c"
+	perl "$cp" --strict --no-tree --terse -f "$TTYPAIR_OUT/bad-style.c" | grep -q ERROR ||
+		{ echo "checkpatch did not flag a badly styled file"; return 1; }
+	echo "checkpatch --strict: $(find src include compat -name '*.[ch]' | wc -l) files clean"
+}
+t_check checkpatch_strict t_checkpatch
+
+t_version() {
+	echo "$VER" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+$' ||
+		{ echo "dkms.conf PACKAGE_VERSION '$VER' is not N.N.N"; return 1; }
+	[ "$(grep -c '^PACKAGE_VERSION=' dkms.conf)" = 1 ] || return 1
+	grep -q 'MODULE_VERSION(TTYPAIR_VERSION)' src/main.c ||
+		{ echo "MODULE_VERSION does not use TTYPAIR_VERSION"; return 1; }
+	grep -q 'dkms.conf' Kbuild || { echo "Kbuild does not take the version from dkms.conf"; return 1; }
+	[ "$(make -s --no-print-directory version)" = "$VER" ] || { echo "make version disagrees"; return 1; }
+	# No other file may spell the version out.
+	hits=$(git grep -l -F "$VER" -- . ':!dkms.conf' 2>/dev/null || true)
+	[ -z "$hits" ] || { echo "the version is also written in: $hits"; return 1; }
+	echo "version $VER, defined once in dkms.conf"
+}
+t_check version_defined_once t_version
+
+t_kbuild() {
+	grep -Eq '^obj-m[[:space:]]*:?=[[:space:]]*ttypair\.o' Kbuild || { echo "no obj-m := ttypair.o"; return 1; }
+	objs=$(sed -n 's/^ttypair-y[[:space:]]*:\?=//p' Kbuild | wc -w)
+	[ "$objs" -ge 3 ] || { echo "ttypair-y lists $objs objects"; return 1; }
+	grep -q 'ccflags-y' Kbuild || return 1
+	! grep -rn 'EXTRA_CFLAGS' Kbuild Makefile || { echo "EXTRA_CFLAGS is not honoured by new kernels"; return 1; }
+	[ "$(grep -v '^#' Makefile | grep -c 'uname')" = 1 ] &&
+		grep -q '^KVER ?= $(shell uname -r)$' Makefile ||
+		{ echo "uname must appear once, as KVER ?= \$(shell uname -r)"; return 1; }
+	! grep -rn 'uname' Kbuild dkms.conf || { echo "uname in Kbuild or dkms.conf"; return 1; }
+	grep -q '^KDIR ?= /lib/modules/$(KVER)/build$' Makefile || return 1
+	grep -q '$(MAKE) -C $(KDIR) M=$(CURDIR) modules' Makefile || return 1
+	# no compatibility #if on versions outside include/
+	! grep -rn 'LINUX_VERSION_CODE\|KERNEL_VERSION(' src || { echo "version tests in src/"; return 1; }
+	! grep -rn '^#if.*TTYPAIR_HAVE_' src || { echo "probe tests in src/"; return 1; }
+}
+t_check kbuild_and_makefile_rules t_kbuild
+
+t_dkms_conf() {
+	for k in 'PACKAGE_NAME="ttypair"' 'BUILT_MODULE_NAME\[0\]="ttypair"' \
+		'DEST_MODULE_LOCATION\[0\]="/updates/dkms"' 'AUTOINSTALL="yes"' \
+		'PACKAGE_VERSION="[0-9.]*"'; do
+		grep -Eq "^$k\$" dkms.conf || { echo "dkms.conf lacks $k"; return 1; }
+	done
+	! grep -Eq '^(CLEAN|REMAKE_INITRD|MODULES_CONF)' dkms.conf ||
+		{ echo "dkms.conf uses a deprecated directive"; return 1; }
+	bash -n dkms.conf || return 1
+}
+t_check dkms_conf_directives t_dkms_conf
+
+t_layout() {
+	for f in dkms.conf Makefile Kbuild README.md LICENSE .ci/run src include tests docs/ARCHITECTURE.md; do
+		[ -e "$f" ] || { echo "missing $f"; return 1; }
+	done
+	for f in $(find src include compat tests scripts -name '*.[ch]' -o -name '*.sh'); do
+		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' ||
+			{ echo "$f has no SPDX line"; return 1; }
+	done
+}
+t_check layout_and_spdx t_layout

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# Chroots of Debian suites, each with its own compiler, dkms, kernel image and
+# headers (sourced after common.sh).
+#
+# A chroot is built once with mmdebstrap and cached as a tarball under
+# $TTYPAIR_CACHE/chroots, keyed by everything that goes into it; a cached
+# tarball older than $TTYPAIR_CHROOT_MAX_AGE days is rebuilt so that the
+# newest kernel ABI of the suite gets tested.
+
+: "${TTYPAIR_CHROOT_MAX_AGE:=7}"
+
+# Packages every target chroot holds besides its kernel.
+TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-minimal procps"
+# Bump when the way chroots are made changes.
+TTYPAIR_CHROOT_RECIPE=1
+
+# chroot_tarball SUITE "PACKAGES" "EXTRA_SOURCES": prints the path of a
+# tarball of SUITE with the base packages and PACKAGES, building it if it is
+# not cached. EXTRA_SOURCES are further suites of the same archive, added
+# as apt sources (for example bookworm-backports).
+chroot_tarball() {
+	_suite=$1 _pkgs=$2 _extra=$3
+	_mirror=$(debian_mirror)
+	_key=$(printf '%s\n' "$TTYPAIR_CHROOT_RECIPE" "$_suite" "$_pkgs" \
+		"$_extra" "$TTYPAIR_CHROOT_BASE" "$_mirror" | sha256sum | cut -c1-16)
+	_tar=$TTYPAIR_CACHE/chroots/$_suite-$_key.tar
+	mkdir -p "$TTYPAIR_CACHE/chroots"
+	if [ -f "$_tar" ] && [ -z "$(find "$_tar" -mtime +"$TTYPAIR_CHROOT_MAX_AGE")" ]; then
+		log "chroot $_suite: cached $_tar" >&2
+		echo "$_tar"
+		return 0
+	fi
+	set --
+	for _s in $_extra; do
+		set -- "$@" "deb $_mirror $_s main"
+	done
+	log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
+	# shellcheck disable=SC2086
+	if ! mmdebstrap --quiet --variant=apt \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--aptopt='APT::Install-Recommends "false"' \
+		--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \
+		"$_suite" "$_tar.part.tar" "deb $_mirror $_suite main" "$@" >&2; then
+		rm -f "$_tar.part.tar"
+		return 1
+	fi
+	mv "$_tar.part.tar" "$_tar"
+	echo "$_tar"
+}
+
+# chroot_extract TARBALL DIR
+chroot_extract() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	tar -C "$2" -xf "$1"
+}
+
+# in_chroot DIR COMMAND...: run COMMAND inside DIR with /proc, /sys and /dev
+# mounted, in a private mount namespace so nothing stays mounted afterwards.
+in_chroot() {
+	_root=$1
+	shift
+	unshare --mount --propagation private sh -c '
+		root=$1; shift
+		mount -t proc proc "$root/proc" &&
+		mount --rbind /sys "$root/sys" &&
+		mount --rbind /dev "$root/dev" &&
+		mount -t tmpfs tmpfs "$root/run" &&
+		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+			DEBIAN_FRONTEND=noninteractive TERM=dumb chroot "$root" "$@"
+	' sh "$_root" "$@"
+}
+
+# chroot_kernels DIR: the kernel releases installed in the chroot.
+chroot_kernels() {
+	for _v in "$1"/boot/vmlinuz-*; do
+		[ -e "$_v" ] && echo "${_v##*/vmlinuz-}"
+	done
+}

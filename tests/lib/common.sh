@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the test harness (sourced, POSIX sh).
+#
+# Every check records one result line in $TTYPAIR_RESULTS:
+#   PASS <name>
+#   FAIL <name>: <reason>
+# tests/run.sh counts them at the end.
+
+: "${TTYPAIR_SRC:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${TTYPAIR_OUT:=$TTYPAIR_SRC/tests/out}"
+: "${TTYPAIR_CACHE:=/var/cache/ttypair-tests}"
+: "${TTYPAIR_RESULTS:=$TTYPAIR_OUT/results}"
+
+log() {
+	printf '%s [%s] %s\n' "$(date +%H:%M:%S)" "${TTYPAIR_STAGE:-run}" "$*"
+}
+
+die() {
+	log "ERROR: $*" >&2
+	exit 1
+}
+
+t_pass() {
+	printf 'PASS %s\n' "$1" >> "$TTYPAIR_RESULTS"
+	log "PASS $1"
+}
+
+t_fail() {
+	printf 'FAIL %s: %s\n' "$1" "$2" >> "$TTYPAIR_RESULTS"
+	log "FAIL $1: $2"
+}
+
+# t_check NAME COMMAND...: PASS if the command succeeds, else FAIL with the
+# last line of its output as the reason. The output goes to the log.
+t_check() {
+	_name=$1
+	shift
+	_out=$TTYPAIR_OUT/.t_check.$$
+	if "$@" > "$_out" 2>&1; then
+		sed 's/^/    /' "$_out"
+		t_pass "$_name"
+	else
+		sed 's/^/    /' "$_out"
+		t_fail "$_name" "$(tail -n 1 "$_out")"
+	fi
+	rm -f "$_out"
+}
+
+ttypair_version() {
+	sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$TTYPAIR_SRC/dkms.conf"
+}
+
+# The Debian archive this machine's apt uses (never written into the tree).
+debian_mirror() {
+	_m=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources \
+		2>/dev/null | tr ' ' '\n' | grep -v security | head -n 1)
+	if [ -z "$_m" ]; then
+		_m=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' \
+			/etc/apt/sources.list 2>/dev/null | grep -v security | head -n 1)
+	fi
+	[ -n "$_m" ] || die "cannot find the Debian archive in this machine's apt sources"
+	echo "$_m"
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make check`: the whole test suite. Installs the tools it needs on this
+# machine, runs the static checks, then every target of tests/targets (or
+# those named in TTYPAIR_TARGETS), and ends with "N passed, N failed".
+#
+# Environment: TTYPAIR_TARGETS="name ...", TTYPAIR_CACHE (default
+# /var/cache/ttypair-tests), TTYPAIR_KEEP=1 keeps the extracted chroots,
+# TTYPAIR_TEST_BYTES sets the size of the integrity transfer.
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+export TTYPAIR_SRC
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+export TTYPAIR_OUT TTYPAIR_CACHE TTYPAIR_RESULTS
+
+[ "$(id -u)" = 0 ] || die "the tests build chroots and boot kernels: run 'sudo make check'"
+
+rm -rf "$TTYPAIR_OUT"
+mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
+: > "$TTYPAIR_RESULTS"
+started=$(date +%s)
+
+# Tools of the build machine
+need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils util-linux"
+missing=
+for p in $need; do
+	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	log "installing:$missing"
+	# shellcheck disable=SC2086
+	if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $missing; } > "$TTYPAIR_OUT/apt.log" 2>&1; then
+		tail -n 20 "$TTYPAIR_OUT/apt.log"
+		t_fail host_tools "apt-get install$missing failed"
+	fi
+fi
+log "qemu: $(qemu-system-x86_64 --version | head -n 1); mmdebstrap $(mmdebstrap --version 2>/dev/null | head -n 1)"
+
+sh "$TTYPAIR_SRC/tests/host/static-checks.sh"
+
+grep -v '^#' "$TTYPAIR_SRC/tests/targets" | while read -r name suite rest; do
+	[ -n "$name" ] || continue
+	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
+		case " $TTYPAIR_TARGETS " in *" $name "*) ;; *) continue ;; esac
+	fi
+	# shellcheck disable=SC2086
+	set -- $rest
+	extra=$(eval echo "\${$#}")
+	pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
+	log "=== target $name ($suite)"
+	sh "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
+done
+
+passed=$(grep -c '^PASS ' "$TTYPAIR_RESULTS")
+failed=$(grep -c '^FAIL ' "$TTYPAIR_RESULTS")
+echo
+echo "=== summary ($(( $(date +%s) - started )) s)"
+grep '^FAIL ' "$TTYPAIR_RESULTS"
+[ "$passed" -gt 0 ] || { echo "no test ran"; failed=$((failed + 1)); }
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

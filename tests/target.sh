@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# One test target: a Debian suite and its kernel.
+#   tests/target.sh NAME SUITE "PACKAGES" "EXTRA_SUITES"
+#
+# 1. a chroot of SUITE with its own gcc, dkms, kernel image and headers;
+# 2. the DKMS lifecycle and the hand builds inside it;
+# 3. that kernel booted in QEMU with the chroot as its root disk, the module
+#    loaded by modprobe and the functional tests run;
+# 4. dkms uninstall/remove, and make install/uninstall, inside it again.
+set -u
+NAME=$1 SUITE=$2 PKGS=$3 EXTRA=$4
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+. "$TTYPAIR_SRC/tests/lib/chroot.sh"
+. "$TTYPAIR_SRC/tests/lib/qemu.sh"
+TTYPAIR_STAGE=$NAME
+VER=$(ttypair_version)
+W=$TTYPAIR_OUT/$NAME
+ROOT=$W/root
+
+# collect FILE: turn the "ok - X" / "not ok - X: why" lines of FILE into
+# results named NAME/X.
+collect() {
+	while IFS= read -r line; do
+		line=$(printf '%s' "$line" | tr -d '\r')
+		case $line in
+		"ok - "*) t_pass "$NAME/${line#ok - }" ;;
+		"not ok - "*)
+			rest=${line#not ok - }
+			t_fail "$NAME/${rest%%: *}" "${rest#*: }"
+			;;
+		esac
+	done < "$1"
+}
+
+mkdir -p "$W"
+if [ "$EXTRA" = - ]; then EXTRA=; fi
+tar=$(chroot_tarball "$SUITE" "$PKGS" "$EXTRA") || {
+	t_fail "$NAME/chroot" "mmdebstrap of $SUITE failed"
+	exit 0
+}
+log "extracting $tar"
+chroot_extract "$tar" "$ROOT"
+KVER=$(chroot_kernels "$ROOT" | tail -n 1)
+[ -n "$KVER" ] || { t_fail "$NAME/chroot" "no kernel in the chroot"; exit 0; }
+log "target $NAME: Debian $SUITE, kernel $KVER," \
+	"$(in_chroot "$ROOT" gcc --version | head -n 1)," \
+	"dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)"
+t_pass "$NAME/chroot"
+
+# The sources, as dkms wants them, and a copy to build by hand
+copy_tree() {
+	mkdir -p "$1"
+	if [ -d "$TTYPAIR_SRC/.git" ]; then
+		(cd "$TTYPAIR_SRC" && git ls-files -z -co --exclude-standard |
+			tar --null -T - -cf -) | tar -C "$1" -xf -
+	else
+		(cd "$TTYPAIR_SRC" && tar --exclude=./tests/out -cf - .) | tar -C "$1" -xf -
+	fi
+}
+copy_tree "$ROOT/usr/src/ttypair-$VER"
+copy_tree "$ROOT/root/ttypair-src"
+
+# 2. DKMS lifecycle (first half) and hand builds
+in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/dkms-lifecycle.sh up "$KVER" \
+	> "$W/dkms-up.log" 2>&1
+cat "$W/dkms-up.log"
+collect "$W/dkms-up.log"
+in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/build-checks.sh "$KVER" /root/ttypair-src \
+	> "$W/build-checks.log" 2>&1
+cat "$W/build-checks.log"
+collect "$W/build-checks.log"
+
+# 3. The guest
+T=$ROOT/opt/ttypair-tests
+mkdir -p "$T"
+cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" "$T/"
+chmod 755 "$T/init.sh"
+echo "$VER" > "$T/expected-version"
+if in_chroot "$ROOT" gcc -O2 -Wall -Wextra -Werror -pthread \
+	-o /opt/ttypair-tests/ttypair-test \
+	/root/ttypair-src/tests/guest/ttypair-test.c /root/ttypair-src/tests/guest/tlib.c \
+	> "$W/gcc.log" 2>&1; then
+	t_pass "$NAME/guest_tests_build"
+else
+	cat "$W/gcc.log"
+	t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"
+fi
+expected=$( (sed -n 's/^check \([a-z0-9_]*\) .*/\1/p' "$T/guest-tests.sh"
+	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
+
+if [ -f "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko" ] ||
+	ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
+	log "making the guest's disk image"
+	qemu_image "$ROOT" "$W/root.img"
+	log "booting $KVER in QEMU (TCG)"
+	: > "$W/console.log"
+	: > "$W/results.log"
+	start=$(date +%s)
+	qemu_boot "$ROOT/boot/vmlinuz-$KVER" "$ROOT/boot/initrd.img-$KVER" \
+		"$W/root.img" "$W/console.log" "$W/results.log"
+	rc=$?
+	log "guest finished in $(( $(date +%s) - start )) s (qemu exit $rc)"
+	rm -f "$W/root.img"
+	tr -d '\r' < "$W/results.log" > "$W/results.txt"
+	cat "$W/results.txt"
+	collect "$W/results.txt"
+	grep -q "^GUEST-START $KVER" "$W/results.txt" && grep -q "^GUEST-DONE" "$W/results.txt" &&
+		t_pass "$NAME/guest_ran_to_completion" ||
+		t_fail "$NAME/guest_ran_to_completion" "the guest did not finish (qemu exit $rc); see $W/console.log"
+	for e in $expected; do
+		grep -Eq "^(ok|not ok) - $e(:|\$)" "$W/results.txt" ||
+			t_fail "$NAME/$e" "did not run in the guest"
+	done
+	problems=$(qemu_kernel_problems "$W/console.log")
+	if [ -z "$problems" ]; then
+		t_pass "$NAME/guest_kernel_log_clean"
+	else
+		echo "$problems" | head -n 40
+		t_fail "$NAME/guest_kernel_log_clean" "$(echo "$problems" | head -n 1)"
+	fi
+else
+	t_fail "$NAME/guest" "the module was not installed, the guest was not booted"
+fi
+
+# 4. DKMS lifecycle (second half), then make install/uninstall
+in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/dkms-lifecycle.sh down "$KVER" \
+	> "$W/dkms-down.log" 2>&1
+cat "$W/dkms-down.log"
+collect "$W/dkms-down.log"
+in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/make-install.sh "$KVER" /root/ttypair-src \
+	> "$W/make-install.log" 2>&1
+cat "$W/make-install.log"
+collect "$W/make-install.log"
+
+[ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
+exit 0
