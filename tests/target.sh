@@ -78,6 +78,8 @@ mkdir -p "$T"
 cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" "$T/"
 chmod 755 "$T/init.sh"
 echo "$VER" > "$T/expected-version"
+: > "$T/env"
+[ -z "${TTYPAIR_TEST_BYTES:-}" ] || echo "export TTYPAIR_TEST_BYTES=$TTYPAIR_TEST_BYTES" > "$T/env"
 if in_chroot "$ROOT" gcc -O2 -Wall -Wextra -Werror -pthread \
 	-o /opt/ttypair-tests/ttypair-test \
 	/root/ttypair-src/tests/guest/ttypair-test.c /root/ttypair-src/tests/guest/tlib.c \

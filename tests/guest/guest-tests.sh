@@ -5,6 +5,7 @@
 # "ok - NAME" or "not ok - NAME: reason"; the host counts them.
 T=/opt/ttypair-tests
 VERSION=$(cat "$T/expected-version")
+. "$T/env"
 KVER=$(uname -r)
 PAIRS=6		# pairs= for the functional tests (the default is 4)
 

@@ -176,12 +176,17 @@ static int t_integrity_bidirectional(void)
 	pthread_create(&t[1], NULL, reader, &ba);
 	pthread_create(&t[2], NULL, writer, &ab);
 	pthread_create(&t[3], NULL, writer, &ba);
-	for (int i = 0; i < 4; i++)
-		pthread_join(t[i], NULL);
+	/* readers first: a failed reader leaves its writer blocked for good */
+	pthread_join(t[0], NULL);
 	if (ab.result)
 		return fail("A->B: %s", ab.why[0] ? ab.why : fail_msg);
+	pthread_join(t[1], NULL);
 	if (ba.result)
 		return fail("B->A: %s", ba.why[0] ? ba.why : fail_msg);
+	pthread_join(t[2], NULL);
+	pthread_join(t[3], NULL);
+	if (ab.result || ba.result)
+		return fail("writer: %s", fail_msg);
 	note("integrity: %zu bytes each way in %.1f s", total, now() - t0);
 	close(a);
 	close(b);
@@ -213,9 +218,11 @@ static int t_backpressure_slow_reader(void)
 	note("backpressure: writer blocked after %zu bytes", before);
 	x.reader_delay_us = 200;
 	reader(&x);
-	pthread_join(w, NULL);
 	if (x.result)
 		return fail("%s", x.why[0] ? x.why : fail_msg);
+	pthread_join(w, NULL);
+	if (x.result)
+		return fail("writer: %s", fail_msg);
 	close(a);
 	close(b);
 	return 0;
