@@ -17,9 +17,12 @@ endif
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
+# make check TARGETS="sid-7.2 bullseye-5.10" runs a subset of tests/targets
+TARGETS ?= $(TTYPAIR_TARGETS)
+
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
-.PHONY: all modules clean install uninstall check help version
+.PHONY: all modules clean install uninstall check readme-matrix help version
 
 all: modules
 
@@ -45,7 +48,10 @@ uninstall:
 	@sh scripts/dkms-uninstall.sh
 
 check:
-	@sh tests/run.sh
+	@TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
+
+readme-matrix:
+	@sh scripts/update-readme-matrix.sh
 
 version:
 	@echo $(VERSION)
@@ -58,5 +64,7 @@ help:
 	@echo "  sudo make install                 register with DKMS, build and install for every"
 	@echo "                                    installed kernel with headers, load it if possible"
 	@echo "  sudo make uninstall               remove from DKMS and from every kernel"
-	@echo "  sudo make check                   the whole test suite (chroots and QEMU guests)"
+	@echo "  sudo make check [TARGETS=...]     the whole test suite (chroots and QEMU guests),"
+	@echo "                                    or the named targets of tests/targets"
+	@echo "  make readme-matrix                put the last check's kernel table into README.md"
 	@echo "  make version                      print the version"

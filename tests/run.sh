@@ -1,12 +1,16 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: the whole test suite. Installs the tools it needs on this
 # machine, runs the static checks, then every target of tests/targets (or
 # those named in TTYPAIR_TARGETS), and ends with "N passed, N failed".
 #
-# Environment: TTYPAIR_TARGETS="name ...", TTYPAIR_CACHE (default
-# /var/cache/ttypair-tests), TTYPAIR_KEEP=1 keeps the extracted chroots,
-# TTYPAIR_TEST_BYTES sets the size of the integrity transfer.
+# Environment (or make variables: make check TARGETS="sid-7.2"):
+#   TTYPAIR_TARGETS="name ..."  run only these targets
+#   TTYPAIR_JOBS=N              targets run at once (default 2: two guests
+#                               on two cores)
+#   TTYPAIR_CACHE               cached chroots (default /var/cache/ttypair-tests)
+#   TTYPAIR_KEEP=1              keep the extracted chroots in tests/out
+#   TTYPAIR_TEST_BYTES          size of the guests' integrity transfer
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 export TTYPAIR_SRC
@@ -21,7 +25,7 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 started=$(date +%s)
 
 # Tools of the build machine
-need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils util-linux"
+need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils"
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -39,18 +43,37 @@ log "qemu: $(qemu-system-x86_64 --version | head -n 1); mmdebstrap $(mmdebstrap 
 
 sh "$TTYPAIR_SRC/tests/host/static-checks.sh"
 
-grep -v '^#' "$TTYPAIR_SRC/tests/targets" | while read -r name suite rest; do
-	[ -n "$name" ] || continue
+: "${TTYPAIR_JOBS:=2}"
+running=0
+names=
+while read -r name suite rest; do
+	case $name in ''|'#'*) continue ;; esac
 	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
 		case " $TTYPAIR_TARGETS " in *" $name "*) ;; *) continue ;; esac
 	fi
 	# shellcheck disable=SC2086
 	set -- $rest
-	extra=$(eval echo "\${$#}")
+	extra=${!#}
 	pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
-	log "=== target $name ($suite)"
-	sh "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
-done
+	if [ "$running" -ge "$TTYPAIR_JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	log "=== target $name ($suite: $pkgs) started"
+	mkdir -p "$TTYPAIR_OUT/$name"
+	(
+		bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra" \
+			> "$TTYPAIR_OUT/$name/target.log" 2>&1
+		log "=== target $name finished"
+		sed "s/^/[$name] /" "$TTYPAIR_OUT/$name/target.log"
+	) &
+	running=$((running + 1))
+	names="$names $name"
+done < "$TTYPAIR_SRC/tests/targets"
+wait
+[ -n "$names" ] || t_fail targets "no target matches TTYPAIR_TARGETS='${TTYPAIR_TARGETS:-}'"
+
+bash "$TTYPAIR_SRC/tests/matrix-report.sh" $names
 
 passed=$(grep -c '^PASS ' "$TTYPAIR_RESULTS")
 failed=$(grep -c '^FAIL ' "$TTYPAIR_RESULTS")

@@ -44,9 +44,9 @@ log "extracting $tar"
 chroot_extract "$tar" "$ROOT"
 KVER=$(chroot_kernels "$ROOT" | tail -n 1)
 [ -n "$KVER" ] || { t_fail "$NAME/chroot" "no kernel in the chroot"; exit 0; }
-log "target $NAME: Debian $SUITE, kernel $KVER," \
-	"$(in_chroot "$ROOT" gcc --version | head -n 1)," \
-	"dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)"
+DKMSVER=$(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)
+KCC=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$ROOT/boot/config-$KVER")
+log "target $NAME: Debian $SUITE, kernel $KVER (built with $KCC), dkms $DKMSVER"
 t_pass "$NAME/chroot"
 
 # The sources, as dkms wants them, and a copy to build by hand
@@ -67,6 +67,25 @@ in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/dkms-lifecycle.sh up "$KVER"
 	> "$W/dkms-up.log" 2>&1
 cat "$W/dkms-up.log"
 collect "$W/dkms-up.log"
+cp "$ROOT/root/dkms-make.log" "$W/dkms-make.log" 2>/dev/null
+in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/dkms-exclusive.sh "$KVER" \
+	> "$W/dkms-exclusive.log" 2>&1
+cat "$W/dkms-exclusive.log"
+collect "$W/dkms-exclusive.log"
+
+# Which probes chose what, against what tests/probe-expectations says
+found=$(sed -n 's/^ttypair: *#define TTYPAIR_HAVE_\([A-Z0-9_]*\) 1$/\1/p' "$W/dkms-make.log" 2>/dev/null |
+	tr 'A-Z' 'a-z' | sort | xargs)
+want=$(awk -v t="$NAME" '$1 == t { $1 = ""; print }' "$TTYPAIR_SRC/tests/probe-expectations" |
+	tr ' ' '\n' | sed '/^$/d' | sort | xargs)
+log "feature probes found for $KVER: ${found:-none}"
+grep '^ttypair: ' "$W/dkms-make.log" 2>/dev/null
+if [ "$found" = "$want" ]; then
+	t_pass "$NAME/probes_as_expected"
+else
+	t_fail "$NAME/probes_as_expected" "found '${found}', tests/probe-expectations says '${want}'"
+fi
+
 in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/build-checks.sh "$KVER" /root/ttypair-src \
 	> "$W/build-checks.log" 2>&1
 cat "$W/build-checks.log"
@@ -125,6 +144,42 @@ if [ -f "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko" ] ||
 else
 	t_fail "$NAME/guest" "the module was not installed, the guest was not booted"
 fi
+
+# The line of the kernel matrix (tests/matrix-report.sh)
+f=$(ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* 2>/dev/null | head -n 1)
+if [ -n "$f" ]; then
+	case $f in	# dkms 3 compresses like the kernel's own modules
+	*.xz) xz -dc "$f" > "$W/ttypair.ko"; f=$W/ttypair.ko ;;
+	*.zst) zstd -qdc "$f" > "$W/ttypair.ko"; f=$W/ttypair.ko ;;
+	*.gz) gzip -dc "$f" > "$W/ttypair.ko"; f=$W/ttypair.ko ;;
+	esac
+	vm=$(modinfo -F vermagic "$f")
+	mcc=$(readelf -p .comment "$f" | grep -o 'GCC: .*' | sort -u | head -n 1)
+	if grep -q "^CONFIG_MODVERSIONS=y" "$ROOT/boot/config-$KVER"; then
+		mv="$(modprobe --dump-modversions "$f" | wc -l) CRCs"
+	else
+		mv="none (CONFIG_MODVERSIONS off)"
+	fi
+	log "module: vermagic '$vm', compiler '$mcc', modversions: $mv"
+else
+	vm=- mcc=- mv=-
+fi
+gp=$(grep -c '^ok - ' "$W/results.txt" 2>/dev/null)
+gf=$(grep -c '^not ok - ' "$W/results.txt" 2>/dev/null)
+build=failed
+grep -q "^PASS $NAME/dkms_build\$" "$TTYPAIR_RESULTS" && build=ok
+{
+	echo "suite=$SUITE"
+	echo "kernel=$KVER"
+	echo "compiler=$mcc"
+	echo "dkms=$DKMSVER"
+	echo "vermagic=$vm"
+	echo "modversions=$mv"
+	echo "build=$build"
+	echo "guest_passed=${gp:-0}"
+	echo "guest_failed=${gf:-0}"
+	echo "date=$(date -u +%Y-%m-%d)"
+} > "$W/matrix.txt"
 
 # 4. DKMS lifecycle (second half), then make install/uninstall
 in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/dkms-lifecycle.sh down "$KVER" \

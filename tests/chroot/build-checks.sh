@@ -70,10 +70,25 @@ t_kernel_choice() {
 	esac
 }
 
-t_sparse() {
-	command -v sparse > /dev/null || { echo "skip: sparse is not installed"; return 0; }
-	make KVER="$KVER" C=1 > /tmp/sparse.log 2>&1 || { cat /tmp/sparse.log; return 1; }
+# sparse over the module's sources (make C=1), where sparse is usable: the
+# build of newer kernels refuses a sparse it finds too old, and then this
+# check is reported as skipped.
+sparse_run() {
+	command -v sparse > /dev/null || { echo "sparse is not installed"; return 1; }
+	make KVER="$KVER" C=1 > /tmp/sparse.log 2>&1
+	rc=$?
 	make KVER="$KVER" clean > /dev/null 2>&1
+	if grep -q "sparse is not available or not up to date" /tmp/sparse.log; then
+		echo "this kernel's build refuses $(sparse --version)"
+		return 1
+	fi
+	# usable: t_sparse judges the output (a failed build has no CHECK lines)
+	echo "make C=1 exited $rc" >> /tmp/sparse.log
+	return 0
+}
+
+t_sparse() {
+	cat /tmp/sparse.log
 	grep -E "^  CHECK" /tmp/sparse.log || { echo "sparse did not run"; return 1; }
 	if grep -E "(src|include)/[^:]*:[0-9]+:[0-9]+: (warning|error)" /tmp/sparse.log; then
 		echo "sparse reported problems"
@@ -84,4 +99,8 @@ t_sparse() {
 step build_w1_no_warnings t_build_w1
 step make_clean_restores_tree t_clean
 step build_for_named_kernel_only t_kernel_choice
-step sparse_clean t_sparse
+if why=$(sparse_run); then
+	step sparse_clean t_sparse
+else
+	echo "# sparse_clean: skipped: $why"
+fi

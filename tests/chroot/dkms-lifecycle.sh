@@ -37,7 +37,8 @@ status_is() {
 		echo "$s" | grep -q "ttypair" && { echo "dkms status: $s"; return 1; }
 		return 0
 	fi
-	echo "$s" | grep -Eq "^ttypair(/|, )$VER, $KVER, $ARCH: $1\$" ||
+	printf '%s\n' "$s" | grep -Fxq -e "ttypair/$VER, $KVER, $ARCH: $1" \
+		-e "ttypair, $VER, $KVER, $ARCH: $1" ||
 		{ echo "expected '$1', dkms status says: $s"; return 1; }
 }
 
@@ -54,19 +55,26 @@ t_add() {
 }
 
 t_build() {
-	dkms build -m ttypair -v "$VER" -k "$KVER" || return 1
-	f=$(module_file "$TREE/$VER/$KVER/$ARCH/module")
-	[ -n "$f" ] || { echo "no module in $TREE/$VER/$KVER/$ARCH/module"; return 1; }
-	status_is built || return 1
+	# W=1 and warnings as errors, through the environment that dkms passes
+	# on to the kernel's make
+	KBUILD_EXTRA_WARN=1 KCFLAGS=-Werror dkms build -m ttypair -v "$VER" -k "$KVER"
+	rc=$?
 	# dkms 2.8 keeps build/make.log; 3.x moves it to <kver>/<arch>/log/
 	log=$TREE/$VER/$KVER/$ARCH/log/make.log
 	[ -f "$log" ] || log=$TREE/$VER/build/make.log
 	[ -f "$log" ] || { echo "no make.log of the build"; return 1; }
+	cp "$log" /root/dkms-make.log
+	[ $rc = 0 ] || { tail -n 30 "$log"; return 1; }
+	f=$(module_file "$TREE/$VER/$KVER/$ARCH/module")
+	[ -n "$f" ] || { echo "no module in $TREE/$VER/$KVER/$ARCH/module"; return 1; }
+	status_is built || return 1
 	if grep -E "warning:|error:" "$log"; then
 		echo "the dkms build printed warnings"
 		return 1
 	fi
 	grep -q "PROBE" "$log" || { echo "the feature probes did not run"; return 1; }
+	grep -q "^ttypair: feature probes for $KVER (W=1 KCFLAGS=-Werror)" "$log" ||
+		{ echo "the build did not run with W=1 and -Werror"; return 1; }
 }
 
 t_install() {

@@ -25,7 +25,8 @@ step() {
 t_install() {
 	make -C "$SRC" install > /tmp/install.log 2>&1 || { cat /tmp/install.log; return 1; }
 	cat /tmp/install.log
-	dkms status -m ttypair | grep -Eq "^ttypair(/|, )$VER, $KVER, [^:]*: installed$" ||
+	dkms status -m ttypair | grep -Fxq -e "ttypair/$VER, $KVER, $(uname -m): installed" \
+		-e "ttypair, $VER, $KVER, $(uname -m): installed" ||
 		{ echo "not installed for $KVER"; return 1; }
 	ls /lib/modules/"$KVER"/updates/dkms/ttypair.ko* > /dev/null || return 1
 	[ -f "/usr/src/ttypair-$VER/dkms.conf" ] || { echo "no /usr/src/ttypair-$VER"; return 1; }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A kernel older than ttypair supports is skipped, not failed: run inside a
+# target chroot after `dkms add`, with a fake 4.19 kernel whose build
+# directory exists (so only dkms.conf's BUILD_EXCLUSIVE_KERNEL can skip it).
+#   dkms-exclusive.sh KVER
+set -u
+KVER=$1
+OLD=4.19.0-99-amd64
+VER=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' /usr/src/ttypair-*/dkms.conf | head -n 1)
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1: $2"; }
+step() {
+	_n=$1
+	shift
+	if _o=$("$@" 2>&1); then
+		echo "$_o" | tail -n 8 | sed 's/^/# /'
+		ok "$_n"
+	else
+		echo "$_o" | tail -n 40 | sed 's/^/# /'
+		notok "$_n" "$(echo "$_o" | tail -n 1)"
+	fi
+}
+
+cleanup() { rm -rf "/lib/modules/$OLD" "/boot/vmlinuz-$OLD"; }
+
+t_exclusive() {
+	mkdir -p "/lib/modules/$OLD"
+	ln -s "/lib/modules/$KVER/build" "/lib/modules/$OLD/build"
+	dkms build -m ttypair -v "$VER" -k "$OLD"
+	rc=$?
+	echo "dkms build -k $OLD exited $rc"
+	case $rc in
+	77|9) ;;
+	*) echo "expected a skip (77, or 9 with dkms 2.8)"; return 1 ;;
+	esac
+	[ ! -e "/var/lib/dkms/ttypair/$VER/$OLD" ] || { echo "something was built for $OLD"; return 1; }
+}
+
+# What the package manager runs when such a kernel is installed: the kernel
+# postinst hook of dkms must succeed, leaving nothing for that kernel.
+t_hook() {
+	touch "/boot/vmlinuz-$OLD"
+	for hook in /etc/kernel/postinst.d/dkms /etc/kernel/header_postinst.d/dkms; do
+		[ -x "$hook" ] || continue
+		"$hook" "$OLD" "/boot/vmlinuz-$OLD" || { echo "$hook $OLD failed"; return 1; }
+		echo "$hook $OLD: exit 0"
+	done
+	[ ! -e "/var/lib/dkms/ttypair/$VER/$OLD" ] || { echo "something was built for $OLD"; return 1; }
+	! ls /lib/modules/$OLD/updates/dkms/ttypair.ko* 2>/dev/null || { echo "installed for $OLD"; return 1; }
+	dkms status -m ttypair | grep -q "$OLD" && { echo "dkms status lists $OLD"; return 1; }
+	return 0
+}
+
+step dkms_skips_old_kernel t_exclusive
+step kernel_hook_skips_old_kernel t_hook
+cleanup
