@@ -17,9 +17,10 @@ out=$TTYPAIR_OUT/kernel-matrix.md
 			echo "| $t | - | - | - | - | - | - | not run | - |"
 			continue
 		fi
-		# shellcheck disable=SC1090
-		( . "$f"
-		  echo "| $t | $suite | $kernel | $compiler | $dkms | \`$vermagic\` | $modversions | $build | $guest_passed passed, $guest_failed failed |" )
+		get() { sed -n "s/^$1=//p" "$f" | sed 's/[[:space:]]*$//'; }
+		echo "| $t | $(get suite) | $(get kernel) | $(get compiler) | $(get dkms) |" \
+			"\`$(get vermagic)\` | $(get modversions) | $(get build) |" \
+			"$(get guest_passed) passed, $(get guest_failed) failed |"
 	done
 	echo
 	echo "Measured by \`sudo make check\` on $(date -u +%Y-%m-%d); regenerate this table with \`sudo make check && make readme-matrix\`."
