@@ -22,7 +22,7 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
-.PHONY: all modules clean install uninstall check readme-matrix help version
+.PHONY: all modules clean install uninstall check deb readme-matrix help version
 
 all: modules
 
@@ -50,6 +50,9 @@ uninstall:
 check:
 	@TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
 
+deb:
+	@sh scripts/make-deb.sh $(CURDIR)/out/deb
+
 readme-matrix:
 	@sh scripts/update-readme-matrix.sh
 
@@ -67,4 +70,6 @@ help:
 	@echo "  sudo make check [TARGETS=...]     the whole test suite (chroots and QEMU guests),"
 	@echo "                                    or the named targets of tests/targets"
 	@echo "  make readme-matrix                put the last check's kernel table into README.md"
+	@echo "  sudo make deb                     the Debian packages, built in a clean Debian 12"
+	@echo "                                    chroot and checked with lintian, into out/deb/"
 	@echo "  make version                      print the version"

@@ -5,7 +5,8 @@
 # those named in TTYPAIR_TARGETS), and ends with "N passed, N failed".
 #
 # Environment (or make variables: make check TARGETS="sid-7.2"):
-#   TTYPAIR_TARGETS="name ..."  run only these targets
+#   TTYPAIR_TARGETS="name ..."  run only these targets (kernel targets of
+#                               tests/targets, deb-<suite> package tests)
 #   TTYPAIR_JOBS=N              targets run at once (default 2: two guests
 #                               on two cores)
 #   TTYPAIR_CACHE               cached chroots (default /var/cache/ttypair-tests)
@@ -43,6 +44,10 @@ log "qemu: $(qemu-system-x86_64 --version | head -n 1); mmdebstrap $(mmdebstrap 
 
 sh "$TTYPAIR_SRC/tests/host/static-checks.sh"
 
+# The Debian packages of this version (N) and of the next one (N+1, for the
+# upgrade test), lintian and autopkgtest
+bash "$TTYPAIR_SRC/tests/deb-build.sh"
+
 : "${TTYPAIR_JOBS:=2}"
 running=0
 names=
@@ -70,10 +75,39 @@ while read -r name suite rest; do
 	running=$((running + 1))
 	names="$names $name"
 done < "$TTYPAIR_SRC/tests/targets"
-wait
-[ -n "$names" ] || t_fail targets "no target matches TTYPAIR_TARGETS='${TTYPAIR_TARGETS:-}'"
 
-bash "$TTYPAIR_SRC/tests/matrix-report.sh" $names
+# The package's lifecycle in four suites, in the same queue
+for suite in ${TTYPAIR_DEB_SUITES-bullseye bookworm trixie sid}; do
+	name=deb-$suite
+	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
+		case " $TTYPAIR_TARGETS " in *" $name "*) ;; *) continue ;; esac
+	fi
+	n=$(ls "$TTYPAIR_OUT"/deb/n/ttypair-dkms_*_all.deb 2>/dev/null | head -n 1)
+	n1=$(ls "$TTYPAIR_OUT"/deb/n1/ttypair-dkms_*_all.deb 2>/dev/null | head -n 1)
+	if [ -z "$n" ] || [ -z "$n1" ]; then
+		t_fail "$name/packages" "make deb failed: no packages to test"
+		continue
+	fi
+	if [ "$running" -ge "$TTYPAIR_JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	log "=== $name started"
+	mkdir -p "$TTYPAIR_OUT/$name"
+	(
+		sh "$TTYPAIR_SRC/tests/deb-lifecycle.sh" "$name" "$suite" "$n" "$n1" \
+			> "$TTYPAIR_OUT/$name/lifecycle.log" 2>&1
+		log "=== $name finished"
+		sed "s/^/[$name] /" "$TTYPAIR_OUT/$name/lifecycle.log"
+	) &
+	running=$((running + 1))
+	jobs_started=1
+done
+wait
+[ -n "$names" ] || [ -n "${jobs_started:-}" ] ||
+	t_fail targets "nothing matches TTYPAIR_TARGETS='${TTYPAIR_TARGETS:-}'"
+
+[ -z "$names" ] || bash "$TTYPAIR_SRC/tests/matrix-report.sh" $names
 
 passed=$(grep -c '^PASS ' "$TTYPAIR_RESULTS")
 failed=$(grep -c '^FAIL ' "$TTYPAIR_RESULTS")

@@ -28,6 +28,20 @@ nodes() { ls /dev | grep -c "^ttyVP[AB][0-9]" ; }
 
 echo "# kernel $KVER, module $(modinfo -F filename ttypair 2>&1)"
 
+# Smoke mode (the package tests): load the module dkms built for this
+# kernel, move data through a pair, unload.
+if [ "${TTYPAIR_GUEST_MODE:-}" = smoke ]; then
+	t_smoke() {
+		modprobe ttypair || return 1
+		v=$(cat /sys/module/ttypair/version)
+		[ "$v" = "$VERSION" ] || { echo "module version $v, expected $VERSION"; return 1; }
+		"$T/ttypair-test" --pairs 4 pairing integrity_bidirectional || return 1
+		rmmod ttypair
+	}
+	check smoke_modprobe_transfer_rmmod t_smoke
+	exit 0
+fi
+
 # --- loading with the defaults ------------------------------------------
 t_load_default() {
 	modprobe ttypair || return 1

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make deb`: build the Debian packages from this tree with
+# dpkg-buildpackage -us -uc inside a clean Debian 12 chroot, run lintian on
+# the .changes, and put the results into one directory.
+#   scripts/make-deb.sh [OUTDIR [VERSION]]
+# VERSION (for tests of upgrades) builds the tree as if dkms.conf and
+# debian/changelog said that version.
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:-$SRC/out/deb}
+VERSION=${2:-}
+TTYPAIR_SRC=$SRC
+TTYPAIR_OUT=${TTYPAIR_OUT:-$SRC/tests/out}
+. "$SRC/tests/lib/common.sh"
+. "$SRC/tests/lib/chroot.sh"
+TTYPAIR_STAGE=deb
+
+[ "$(id -u)" = 0 ] || die "building in a chroot needs root: sudo make deb"
+command -v mmdebstrap > /dev/null ||
+	die "mmdebstrap is missing: apt-get install mmdebstrap"
+
+# The build chroot: Debian 12 with the build dependencies, lintian, and
+# what autopkgtest-pkg-dkms needs (a kernel's headers, dkms, autodep8).
+tar=$(chroot_tarball bookworm \
+	"build-essential debhelper dh-dkms dpkg-dev fakeroot lintian autopkgtest autodep8 linux-headers-amd64" "")
+work=$(mktemp -d "$TTYPAIR_OUT/debbuild.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+log "extracting the build chroot"
+chroot_extract "$tar" "$work/root"
+
+mkdir -p "$work/root/build/ttypair"
+if [ -d "$SRC/.git" ]; then
+	(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
+		tar -C "$work/root/build/ttypair" -xf -
+else
+	(cd "$SRC" && tar --exclude=./tests/out --exclude=./out -cf - .) |
+		tar -C "$work/root/build/ttypair" -xf -
+fi
+if [ -n "$VERSION" ]; then
+	sed -i "s/^PACKAGE_VERSION=\".*\"$/PACKAGE_VERSION=\"$VERSION\"/" \
+		"$work/root/build/ttypair/dkms.conf"
+	sed -i "1s/(.*)/($VERSION)/" "$work/root/build/ttypair/debian/changelog"
+fi
+
+log "dpkg-buildpackage -us -uc"
+in_chroot "$work/root" sh -c 'cd /build/ttypair && dpkg-buildpackage -us -uc' ||
+	die "dpkg-buildpackage failed"
+log "lintian --pedantic --info on the .changes"
+in_chroot "$work/root" sh -c 'cd /build && lintian --pedantic --info --display-experimental ttypair_*.changes' \
+	> "$work/lintian.log" 2>&1 || true
+# autopkgtest (Testsuite: autopkgtest-pkg-dkms) in the same chroot, which
+# has a kernel's headers: dkms's own test builds the module for it.
+if [ -n "${TTYPAIR_AUTOPKGTEST:-}" ]; then
+	log "autopkgtest (null runner in the disposable build chroot, so breaks-testbed is allowed)"
+	if in_chroot "$work/root" sh -c 'cd /build && autopkgtest --ignore-restrictions=breaks-testbed ttypair_*.dsc ttypair-dkms_*_all.deb -- null' \
+		> "$work/autopkgtest.log" 2>&1; then
+		echo "autopkgtest: exit 0" >> "$work/autopkgtest.log"
+	else
+		echo "autopkgtest: exit $?" >> "$work/autopkgtest.log"
+	fi
+fi
+mkdir -p "$OUT"
+cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* "$OUT"/
+[ ! -f "$work/autopkgtest.log" ] || cp "$work/autopkgtest.log" "$OUT/"
+cp "$work/lintian.log" "$OUT/lintian.log"
+ls -l "$OUT"
+echo "--- lintian"
+cat "$OUT/lintian.log"

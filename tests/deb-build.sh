@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make deb` twice for the tests: this version (N, with autopkgtest) into
+# tests/out/deb/n, and the same tree as the next patch version (N+1) into
+# tests/out/deb/n1 for the upgrade test. Checks lintian and autopkgtest.
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+TTYPAIR_STAGE=deb
+VER=$(ttypair_version)
+NEXT=${VER%.*}.$(( ${VER##*.} + 1 ))
+D=$TTYPAIR_OUT/deb
+
+t_version_match() {
+	cl=$(dpkg-parsechangelog -l "$TTYPAIR_SRC/debian/changelog" -S Version 2>/dev/null ||
+		sed -n '1s/^ttypair (\([^)]*\)).*/\1/p' "$TTYPAIR_SRC/debian/changelog")
+	[ "$cl" = "$VER" ] || { echo "debian/changelog says $cl, dkms.conf says $VER"; return 1; }
+	echo "debian/changelog and dkms.conf: $VER"
+}
+t_check deb_version_is_dkms_version t_version_match
+
+if TTYPAIR_AUTOPKGTEST=1 sh "$TTYPAIR_SRC/scripts/make-deb.sh" "$D/n" > "$D.n.log" 2>&1; then
+	t_pass deb_build
+else
+	tail -n 30 "$D.n.log"
+	t_fail deb_build "$(tail -n 1 "$D.n.log")"
+fi
+cat "$D.n.log"
+if sh "$TTYPAIR_SRC/scripts/make-deb.sh" "$D/n1" "$NEXT" > "$D.n1.log" 2>&1; then
+	t_pass deb_build_next_version
+else
+	cat "$D.n1.log"
+	t_fail deb_build_next_version "$(tail -n 1 "$D.n1.log")"
+fi
+
+t_contents() {
+	deb=$(ls "$D"/n/ttypair-dkms_"$VER"_all.deb) || return 1
+	dpkg-deb -c "$deb" | awk '{ print $6 }'
+	for f in dkms.conf Kbuild Makefile src/main.c include/ttypair.h compat/probes/tty_write_ssize.c; do
+		dpkg-deb -c "$deb" | grep -q "\./usr/src/ttypair-$VER/$f\$" ||
+			{ echo "/usr/src/ttypair-$VER/$f missing"; return 1; }
+	done
+	dpkg-deb -x "$deb" "$D/x"
+	grep -q "^PACKAGE_VERSION=\"$VER\"\$" "$D/x/usr/src/ttypair-$VER/dkms.conf" || return 1
+	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] || return 1
+	[ "$(dpkg-deb -f "$deb" Section)" = kernel ] || return 1
+	dpkg-deb -f "$deb" Depends | grep -q dkms || { echo "no dependency on dkms"; return 1; }
+}
+t_check deb_contents t_contents
+
+t_lintian() {
+	[ -f "$D/n/lintian.log" ] || return 1
+	cat "$D/n/lintian.log"
+	bad=$(grep -E '^(E|W): ' "$D/n/lintian.log")
+	[ -z "$bad" ] || { echo "lintian: $(echo "$bad" | wc -l) errors or warnings"; return 1; }
+	echo "lintian: no errors, no warnings ($(grep -c '^[IPX]: ' "$D/n/lintian.log") info/pedantic/experimental notes)"
+}
+t_check lintian_clean t_lintian
+
+t_autopkgtest() {
+	[ -f "$D/n/autopkgtest.log" ] || return 1
+	cat "$D/n/autopkgtest.log"
+	tail -n 1 "$D/n/autopkgtest.log" | grep -q "exit 0" || return 1
+	grep -Eq "PASS" "$D/n/autopkgtest.log"
+}
+t_check autopkgtest_pkg_dkms t_autopkgtest

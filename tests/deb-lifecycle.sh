@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The Debian package's life in one suite, as a user lives it:
+#   tests/deb-lifecycle.sh NAME SUITE DEB_N DEB_N1
+# In a chroot of SUITE with one kernel and its headers: apt install the
+# package (built for that kernel during the install), apt install another
+# kernel (dkms's hooks build for it), boot that kernel in QEMU and use the
+# module there, upgrade the package to the next version, purge it.
+set -u
+NAME=$1 SUITE=$2 DEB_N=$3 DEB_N1=$4
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+. "$TTYPAIR_SRC/tests/lib/chroot.sh"
+. "$TTYPAIR_SRC/tests/lib/qemu.sh"
+TTYPAIR_STAGE=$NAME
+W=$TTYPAIR_OUT/$NAME
+ROOT=$W/root
+
+collect() {
+	while IFS= read -r line; do
+		line=$(printf '%s' "$line" | tr -d '\r')
+		case $line in
+		"ok - "*) t_pass "$NAME/${line#ok - }" ;;
+		"not ok - "*)
+			rest=${line#not ok - }
+			t_fail "$NAME/${rest%%: *}" "${rest#*: }"
+			;;
+		esac
+	done < "$1"
+}
+
+# run_step LOGNAME ARGS...: a step of tests/chroot/deb-steps.sh
+run_step() {
+	_l=$1
+	shift
+	in_chroot "$ROOT" sh /root/deb-steps.sh "$@" > "$W/$_l.log" 2>&1
+	cat "$W/$_l.log"
+	collect "$W/$_l.log"
+	grep -q "^ok - " "$W/$_l.log"
+}
+
+mkdir -p "$W"
+tar=$(chroot_tarball "$SUITE" "linux-image-amd64 linux-headers-amd64" "") ||
+	{ t_fail "$NAME/chroot" "mmdebstrap of $SUITE failed"; exit 0; }
+chroot_extract "$tar" "$ROOT"
+cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/"
+mkdir -p "$ROOT/root/debs"
+cp "$DEB_N" "$DEB_N1" "$ROOT/root/debs/"
+N=/root/debs/$(basename "$DEB_N")
+N1=/root/debs/$(basename "$DEB_N1")
+log "Debian $SUITE, dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)," \
+	"kernel $(chroot_kernels "$ROOT" | xargs)"
+
+run_step deb-install install "$N" || exit 0
+if run_step deb-newkernel newkernel; then
+	K2=$(cat "$ROOT/root/new-kernel")
+	# The new kernel boots and loads the module dkms built for it
+	T=$ROOT/opt/ttypair-tests
+	mkdir -p "$T"
+	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" "$T/"
+	chmod 755 "$T/init.sh"
+	dpkg-deb -f "$DEB_N" Version > "$T/expected-version"
+	echo "export TTYPAIR_GUEST_MODE=smoke TTYPAIR_TEST_BYTES=1048576" > "$T/env"
+	# the guest's test program, built with the suite's compiler
+	mkdir -p "$ROOT/root/tsrc/tests" "$ROOT/root/tsrc/include"
+	cp -a "$TTYPAIR_SRC/tests/guest" "$ROOT/root/tsrc/tests/"
+	cp -a "$TTYPAIR_SRC/include/uapi" "$ROOT/root/tsrc/include/"
+	in_chroot "$ROOT" gcc -O2 -Wall -pthread -o /opt/ttypair-tests/ttypair-test \
+		/root/tsrc/tests/guest/ttypair-test.c /root/tsrc/tests/guest/tlib.c > "$W/gcc.log" 2>&1 ||
+		{ cat "$W/gcc.log"; t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"; }
+	log "booting the new kernel $K2 in QEMU"
+	qemu_image "$ROOT" "$W/root.img"
+	: > "$W/console.log"
+	: > "$W/results.log"
+	qemu_boot "$ROOT/boot/vmlinuz-$K2" "$ROOT/boot/initrd.img-$K2" \
+		"$W/root.img" "$W/console.log" "$W/results.log"
+	rm -f "$W/root.img"
+	tr -d '\r' < "$W/results.log" > "$W/results.txt"
+	cat "$W/results.txt"
+	if grep -q "^GUEST-START $K2\$" "$W/results.txt" && grep -q "^GUEST-DONE" "$W/results.txt"; then
+		t_pass "$NAME/new_kernel_boots"
+	else
+		t_fail "$NAME/new_kernel_boots" "the guest with $K2 did not finish"
+	fi
+	collect "$W/results.txt"
+	problems=$(qemu_kernel_problems "$W/console.log")
+	if [ -z "$problems" ]; then
+		t_pass "$NAME/new_kernel_log_clean"
+	else
+		echo "$problems" | head -n 40
+		t_fail "$NAME/new_kernel_log_clean" "$(echo "$problems" | head -n 1)"
+	fi
+fi
+run_step deb-upgrade upgrade "$N1"
+run_step deb-purge purge
+
+[ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
+exit 0
