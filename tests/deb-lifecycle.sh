@@ -43,6 +43,12 @@ mkdir -p "$W"
 tar=$(chroot_tarball "$SUITE" "linux-image-amd64 linux-headers-amd64" "") ||
 	{ t_fail "$NAME/chroot" "mmdebstrap of $SUITE failed"; exit 0; }
 chroot_extract "$tar" "$ROOT"
+# Initramfs images made in the chroot must boot the guest, not the build
+# machine: dracut (sid's default) would otherwise pick the drivers of the
+# machine it runs on.
+mkdir -p "$ROOT/etc/dracut.conf.d"
+printf 'hostonly="no"\nadd_drivers+=" virtio_blk virtio_pci ext4 "\n' \
+	> "$ROOT/etc/dracut.conf.d/90-ttypair-tests.conf"
 cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/"
 mkdir -p "$ROOT/root/debs"
 cp "$DEB_N" "$DEB_N1" "$ROOT/root/debs/"
