@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make rpm`: the SRPM and the noarch dkms-ttypair RPM, built with rpmbuild
+# from the `make dist` tarball, and rpmlint on both (rpm/rpmlintrc explains
+# every warning that is left).
+#   scripts/make-rpm.sh [OUTDIR [VERSION]]
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:-$SRC/out/rpm}
+VERSION=${2:-}
+command -v rpmbuild > /dev/null || {
+	echo "rpmbuild is missing: apt-get install rpm (Debian) or dnf install rpm-build" >&2
+	exit 1
+}
+top=$(mktemp -d)
+trap 'rm -rf "$top"' EXIT
+mkdir -p "$top/SOURCES" "$top/SPECS" "$OUT"
+tarball=$(sh "$SRC/scripts/make-dist.sh" "$top/SOURCES" $VERSION)
+base=$(basename "$tarball" .tar.gz)
+tar -C "$top" -xzf "$tarball" "$base/rpm/ttypair.spec"
+cp "$top/$base/rpm/ttypair.spec" "$top/SPECS/"
+# Debian's rpmbuild has no rpm database of build dependencies (the spec
+# declares none) and no dist tag
+rpmbuild --define "_topdir $top" -ba "$top/SPECS/ttypair.spec"
+find "$top/SRPMS" "$top/RPMS" -name '*.rpm' -exec cp {} "$OUT/" \;
+cp "$tarball" "$OUT/"
+ls -l "$OUT"
+if command -v rpmlint > /dev/null; then
+	echo "--- rpmlint"
+	rpmlint -r "$SRC/rpm/rpmlintrc" "$OUT"/*.rpm 2>&1 | tee "$OUT/rpmlint.log" || true
+fi
