@@ -22,7 +22,7 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
-.PHONY: all modules clean install uninstall check deb readme-matrix help version
+.PHONY: all modules clean install uninstall check deb dist rpm readme-matrix help version
 
 all: modules
 
@@ -53,6 +53,12 @@ check:
 deb:
 	@sh scripts/make-deb.sh $(CURDIR)/out/deb
 
+dist:
+	@sh scripts/make-dist.sh $(CURDIR)/out
+
+rpm:
+	@sh scripts/make-rpm.sh $(CURDIR)/out/rpm
+
 readme-matrix:
 	@sh scripts/update-readme-matrix.sh
 
@@ -72,4 +78,6 @@ help:
 	@echo "  make readme-matrix                put the last check's kernel table into README.md"
 	@echo "  sudo make deb                     the Debian packages, built in a clean Debian 12"
 	@echo "                                    chroot and checked with lintian, into out/deb/"
+	@echo "  make dist                         the release tarball out/ttypair-<version>.tar.gz (from git)"
+	@echo "  make rpm                          SRPM and dkms-ttypair RPM from it, with rpmlint, into out/rpm/"
 	@echo "  make version                      print the version"

@@ -63,8 +63,8 @@ t_autopkgtest() {
 	# dkms-autopkgtest is a superficial test: when it is the only one and
 	# passes, autopkgtest exits 8 ("no non-superficial test"), not 0
 	tail -n 1 "$D/n/autopkgtest.log" | grep -Eq "exit (0|8)$" || return 1
-	grep -Eq "^dkms-autopkgtest +PASS" "$D/n/autopkgtest.log" || return 1
-	! grep -Eq "^dkms-autopkgtest +(FAIL|SKIP)" "$D/n/autopkgtest.log" || return 1
-	grep -E "^I: PASS [0-9]" "$D/n/autopkgtest.log" || { echo "no kernel was built for"; return 1; }
+	grep -aEq "^dkms-autopkgtest +PASS" "$D/n/autopkgtest.log" || return 1
+	! grep -aEq "^dkms-autopkgtest +(FAIL|SKIP)" "$D/n/autopkgtest.log" || return 1
+	grep -aE "^I: PASS [0-9]" "$D/n/autopkgtest.log" || { echo "no kernel was built for"; return 1; }
 }
 t_check autopkgtest_pkg_dkms t_autopkgtest

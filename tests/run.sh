@@ -26,7 +26,7 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 started=$(date +%s)
 
 # Tools of the build machine
-need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils"
+need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev"
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -47,6 +47,8 @@ sh "$TTYPAIR_SRC/tests/host/static-checks.sh"
 # The Debian packages of this version (N) and of the next one (N+1, for the
 # upgrade test), lintian and autopkgtest
 bash "$TTYPAIR_SRC/tests/deb-build.sh"
+# The RPM: make dist, make rpm (N and N+1), rpmlint, scriptlets with rpm --root
+bash "$TTYPAIR_SRC/tests/rpm-build.sh"
 
 : "${TTYPAIR_JOBS:=2}"
 running=0

@@ -71,6 +71,21 @@ in_chroot() {
 	' sh "$_root" "$@"
 }
 
+# with_mounts DIR COMMAND...: run COMMAND on this machine (not chrooted)
+# while DIR has /proc, /sys and /dev mounted, for tools that take a --root.
+with_mounts() {
+	_root=$1
+	shift
+	unshare --mount --propagation private sh -c '
+		root=$1; shift
+		mount -t proc proc "$root/proc" &&
+		mount --rbind /sys "$root/sys" &&
+		mount --rbind /dev "$root/dev" &&
+		mount -t tmpfs tmpfs "$root/run" &&
+		exec "$@"
+	' sh "$_root" "$@"
+}
+
 # chroot_kernels DIR: the kernel releases installed in the chroot.
 chroot_kernels() {
 	for _v in "$1"/boot/vmlinuz-*; do

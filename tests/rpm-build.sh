@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make rpm` twice for the tests: this version (N) into tests/out/rpm/n and
+# the next patch version (N+1) into tests/out/rpm/n1; rpmlint, the package's
+# contents, then the scriptlets (tests/rpm-scriptlets.sh).
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+TTYPAIR_STAGE=rpm
+VER=$(ttypair_version)
+NEXT=${VER%.*}.$(( ${VER##*.} + 1 ))
+D=$TTYPAIR_OUT/rpm
+
+t_version_match() {
+	v=$(sed -n 's/^Version: *//p' "$TTYPAIR_SRC/rpm/ttypair.spec")
+	[ "$v" = "$VER" ] || { echo "rpm/ttypair.spec says $v, dkms.conf says $VER"; return 1; }
+	echo "rpm/ttypair.spec and dkms.conf: $VER"
+}
+t_check rpm_version_is_dkms_version t_version_match
+
+t_dist() {
+	t=$(sh "$TTYPAIR_SRC/scripts/make-dist.sh" "$D/dist") || return 1
+	[ "$(basename "$t")" = "ttypair-$VER.tar.gz" ] || { echo "tarball $t"; return 1; }
+	tar -tzf "$t" | grep -qx "ttypair-$VER/dkms.conf" || return 1
+	tar -tzf "$t" | grep -qx "ttypair-$VER/rpm/ttypair.spec" || return 1
+	echo "$t: $(tar -tzf "$t" | wc -l) entries"
+}
+t_check make_dist t_dist
+
+for v in n n1; do
+	want=$VER
+	[ $v = n1 ] && want=$NEXT
+	if sh "$TTYPAIR_SRC/scripts/make-rpm.sh" "$D/$v" $([ $v = n1 ] && echo "$NEXT") \
+		> "$D.$v.log" 2>&1; then
+		t_pass "rpm_build_$want"
+	else
+		t_fail "rpm_build_$want" "$(tail -n 1 "$D.$v.log")"
+	fi
+	cat "$D.$v.log"
+done
+
+t_rpmlint() {
+	[ -f "$D/n/rpmlint.log" ] || return 1
+	grep -E "packages and .* checked" "$D/n/rpmlint.log" | tail -n 1
+	grep -Eq " 0 errors, 0 warnings" "$D/n/rpmlint.log" || return 1
+	echo "filters, each with its reason, in rpm/rpmlintrc:"
+	grep -B1 '^addFilter' "$TTYPAIR_SRC/rpm/rpmlintrc"
+}
+t_check rpmlint_clean t_rpmlint
+
+t_contents() {
+	rpm=$D/n/dkms-ttypair-$VER-1.noarch.rpm
+	[ -f "$rpm" ] || return 1
+	rpm -qlp "$rpm"
+	rpm -qlp "$rpm" | grep -qx "/usr/src/ttypair-$VER/dkms.conf" || return 1
+	rpm -qlp "$rpm" | grep -qx "/usr/src/ttypair-$VER/src/main.c" || return 1
+	[ "$(rpm -qp --qf '%{ARCH}' "$rpm")" = noarch ] || return 1
+	rpm -qpR "$rpm" | grep -qx "dkms" || { echo "no Requires: dkms"; return 1; }
+	mkdir -p "$D/x"
+	(cd "$D/x" && rpm2cpio "$rpm" | cpio -idm --quiet) || return 1
+	grep -qx "PACKAGE_VERSION=\"$VER\"" "$D/x/usr/src/ttypair-$VER/dkms.conf" ||
+		{ echo "dkms.conf in the RPM does not say $VER"; return 1; }
+	rpm -qp --scripts "$rpm"
+	rpm -qp --scripts "$rpm" | grep -q "dkms add -m ttypair -v $VER --rpm_safe_upgrade" || return 1
+	rpm -qp --scripts "$rpm" | grep -q "dkms remove -m ttypair -v $VER --all --rpm_safe_upgrade" || return 1
+}
+t_check rpm_contents t_contents
+
+n=$D/n/dkms-ttypair-$VER-1.noarch.rpm
+n1=$D/n1/dkms-ttypair-$NEXT-1.noarch.rpm
+if [ -f "$n" ] && [ -f "$n1" ]; then
+	sh "$TTYPAIR_SRC/tests/rpm-scriptlets.sh" "$n" "$n1"
+else
+	t_fail rpm_scriptlets "the RPMs were not built"
+fi

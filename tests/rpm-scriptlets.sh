@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The RPM's scriptlets, exercised without an RPM-based distribution: this
+# machine's rpm installs the package with --root into a Debian chroot that
+# has dkms and a kernel's headers (--nodeps, since the Fedora package names
+# of the dependencies mean nothing to Debian's rpm database).
+#   tests/rpm-scriptlets.sh RPM_N RPM_N1
+set -u
+RPM_N=$1 RPM_N1=$2
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+. "$TTYPAIR_SRC/tests/lib/chroot.sh"
+TTYPAIR_STAGE=rpm
+W=$TTYPAIR_OUT/rpm-scriptlets
+ROOT=$W/root
+ARCH=$(uname -m)
+
+mkdir -p "$W"
+tar=$(chroot_tarball bookworm "linux-image-amd64 linux-headers-amd64" "") ||
+	{ t_fail rpm_scriptlets "no chroot"; exit 0; }
+chroot_extract "$tar" "$ROOT"
+KVER=$(chroot_kernels "$ROOT" | tail -n 1)
+N=$(rpm -qp --qf '%{VERSION}' "$RPM_N")
+N1=$(rpm -qp --qf '%{VERSION}' "$RPM_N1")
+rpmroot() { with_mounts "$ROOT" rpm --root "$ROOT" "$@"; }
+inroot() { in_chroot "$ROOT" "$@"; }
+
+# installed_only VER: exactly VER is registered and installed for KVER
+installed_only() {
+	st=$(inroot dkms status -m ttypair)
+	echo "dkms status: $st"
+	[ "$st" = "ttypair/$1, $KVER, $ARCH: installed" ] ||
+		[ "$st" = "ttypair, $1, $KVER, $ARCH: installed" ] || return 1
+	ls "$ROOT/lib/modules/$KVER/updates/dkms/"ttypair.ko* || return 1
+	[ "$(ls -d "$ROOT"/usr/src/ttypair-* | wc -l)" = 1 ] && [ -d "$ROOT/usr/src/ttypair-$1" ] || return 1
+	[ "$(ls "$ROOT/var/lib/dkms/ttypair" | grep -c '^[0-9]')" = 1 ] || return 1
+}
+
+t_install() {
+	rpmroot --initdb || return 1
+	rpmroot -ivh --nodeps "$RPM_N" || return 1
+	installed_only "$N"
+}
+t_check rpm_post_installs_for_kernel t_install
+
+t_upgrade() {
+	rpmroot -Uvh --nodeps "$RPM_N1" || return 1
+	[ "$(rpmroot -q dkms-ttypair)" = "$(rpm -qp "$RPM_N1")" ] || return 1
+	installed_only "$N1"
+}
+t_check rpm_upgrade_keeps_one_version t_upgrade
+
+t_erase() {
+	rpmroot -e dkms-ttypair || return 1
+	st=$(inroot dkms status -m ttypair)
+	[ -z "$st" ] || { echo "dkms status: $st"; return 1; }
+	! ls -d "$ROOT"/usr/src/ttypair-* 2>/dev/null || return 1
+	[ ! -e "$ROOT/var/lib/dkms/ttypair" ] || return 1
+	! ls "$ROOT"/lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
+}
+t_check rpm_erase_leaves_nothing t_erase
+
+[ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
+exit 0
