@@ -16,24 +16,13 @@ TTYPAIR_STAGE=$NAME
 W=$TTYPAIR_OUT/$NAME
 ROOT=$W/root
 
-collect() {
-	while IFS= read -r line; do
-		line=$(printf '%s' "$line" | tr -d '\r')
-		case $line in
-		"ok - "*) t_pass "$NAME/${line#ok - }" ;;
-		"not ok - "*)
-			rest=${line#not ok - }
-			t_fail "$NAME/${rest%%: *}" "${rest#*: }"
-			;;
-		esac
-	done < "$1"
-}
+collect() { collect_tap "$NAME" "$1"; }
 
 # run_step LOGNAME ARGS...: a step of tests/chroot/deb-steps.sh
 run_step() {
 	_l=$1
 	shift
-	in_chroot "$ROOT" sh /root/deb-steps.sh "$@" > "$W/$_l.log" 2>&1
+	in_chroot "$ROOT" sh /root/t/chroot/deb-steps.sh "$@" > "$W/$_l.log" 2>&1
 	cat "$W/$_l.log"
 	collect "$W/$_l.log"
 	grep -q "^ok - " "$W/$_l.log"
@@ -49,7 +38,9 @@ chroot_extract "$tar" "$ROOT"
 mkdir -p "$ROOT/etc/dracut.conf.d"
 printf 'hostonly="no"\nadd_drivers+=" virtio_blk virtio_pci ext4 "\n' \
 	> "$ROOT/etc/dracut.conf.d/90-ttypair-tests.conf"
-cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/"
+mkdir -p "$ROOT/root/t/chroot" "$ROOT/root/t/lib"
+cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/t/chroot/"
+cp "$TTYPAIR_SRC/tests/lib/tap.sh" "$ROOT/root/t/lib/"
 mkdir -p "$ROOT/root/debs"
 cp "$DEB_N" "$DEB_N1" "$ROOT/root/debs/"
 N=/root/debs/$(basename "$DEB_N")
@@ -61,40 +52,12 @@ run_step deb-install install "$N" || exit 0
 if run_step deb-newkernel newkernel; then
 	K2=$(cat "$ROOT/root/new-kernel")
 	# The new kernel boots and loads the module dkms built for it
-	T=$ROOT/opt/ttypair-tests
-	mkdir -p "$T"
-	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" "$T/"
-	chmod 755 "$T/init.sh"
-	dpkg-deb -f "$DEB_N" Version > "$T/expected-version"
-	echo "export TTYPAIR_GUEST_MODE=smoke TTYPAIR_TEST_BYTES=1048576" > "$T/env"
-	# the guest's test program, built with the suite's compiler
-	mkdir -p "$ROOT/root/tsrc/tests" "$ROOT/root/tsrc/include"
-	cp -a "$TTYPAIR_SRC/tests/guest" "$ROOT/root/tsrc/tests/"
-	cp -a "$TTYPAIR_SRC/include/uapi" "$ROOT/root/tsrc/include/"
-	in_chroot "$ROOT" gcc -O2 -Wall -pthread -o /opt/ttypair-tests/ttypair-test \
-		/root/tsrc/tests/guest/ttypair-test.c /root/tsrc/tests/guest/tlib.c > "$W/gcc.log" 2>&1 ||
-		{ cat "$W/gcc.log"; t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"; }
-	log "booting the new kernel $K2 in QEMU"
-	qemu_image "$ROOT" "$W/root.img"
-	: > "$W/console.log"
-	: > "$W/results.log"
-	qemu_boot "$ROOT/boot/vmlinuz-$K2" "$ROOT/boot/initrd.img-$K2" \
-		"$W/root.img" "$W/console.log" "$W/results.log"
-	rm -f "$W/root.img"
-	tr -d '\r' < "$W/results.log" > "$W/results.txt"
-	cat "$W/results.txt"
-	if grep -q "^GUEST-START $K2\$" "$W/results.txt" && grep -q "^GUEST-DONE" "$W/results.txt"; then
-		t_pass "$NAME/new_kernel_boots"
+	if guest_prepare "$ROOT" "$(dpkg-deb -f "$DEB_N" Version)" \
+		"export TTYPAIR_GUEST_MODE=smoke TTYPAIR_TEST_BYTES=1048576" "$W/gcc.log"; then
+		guest_run "$NAME" "$W" "$ROOT" "$K2"
 	else
-		t_fail "$NAME/new_kernel_boots" "the guest with $K2 did not finish"
-	fi
-	collect "$W/results.txt"
-	problems=$(qemu_kernel_problems "$W/console.log")
-	if [ -z "$problems" ]; then
-		t_pass "$NAME/new_kernel_log_clean"
-	else
-		echo "$problems" | head -n 40
-		t_fail "$NAME/new_kernel_log_clean" "$(echo "$problems" | head -n 1)"
+		cat "$W/gcc.log"
+		t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"
 	fi
 fi
 run_step deb-upgrade upgrade "$N1"

@@ -53,57 +53,57 @@ bash "$TTYPAIR_SRC/tests/rpm-build.sh"
 : "${TTYPAIR_JOBS:=2}"
 running=0
 names=
-while read -r name suite rest; do
-	case $name in ''|'#'*) continue ;; esac
-	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
-		case " $TTYPAIR_TARGETS " in *" $name "*) ;; *) continue ;; esac
-	fi
-	# shellcheck disable=SC2086
-	set -- $rest
-	extra=${!#}
-	pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
+jobs_started=
+
+# launch NAME COMMAND...: run a job of the queue, at most TTYPAIR_JOBS at
+# once, its output in tests/out/NAME/job.log, shown when it ends.
+launch() {
+	_name=$1
+	shift
 	if [ "$running" -ge "$TTYPAIR_JOBS" ]; then
 		wait -n
 		running=$((running - 1))
 	fi
-	log "=== target $name ($suite: $pkgs) started"
-	mkdir -p "$TTYPAIR_OUT/$name"
+	log "=== $_name started"
+	mkdir -p "$TTYPAIR_OUT/$_name"
 	(
-		bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra" \
-			> "$TTYPAIR_OUT/$name/target.log" 2>&1
-		log "=== target $name finished"
-		sed "s/^/[$name] /" "$TTYPAIR_OUT/$name/target.log"
+		"$@" > "$TTYPAIR_OUT/$_name/job.log" 2>&1
+		log "=== $_name finished"
+		sed "s/^/[$_name] /" "$TTYPAIR_OUT/$_name/job.log"
 	) &
 	running=$((running + 1))
+	jobs_started=1
+}
+
+selected() {
+	[ -z "${TTYPAIR_TARGETS:-}" ] && return 0
+	case " $TTYPAIR_TARGETS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# The kernel targets
+while read -r name suite rest; do
+	case $name in ''|'#'*) continue ;; esac
+	selected "$name" || continue
+	# shellcheck disable=SC2086
+	set -- $rest
+	extra=${!#}
+	pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
+	launch "$name" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
 	names="$names $name"
 done < "$TTYPAIR_SRC/tests/targets"
 
 # The package's lifecycle in four suites, in the same queue
 for suite in ${TTYPAIR_DEB_SUITES-bullseye bookworm trixie sid}; do
 	name=deb-$suite
-	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
-		case " $TTYPAIR_TARGETS " in *" $name "*) ;; *) continue ;; esac
-	fi
+	selected "$name" || continue
 	n=$(ls "$TTYPAIR_OUT"/deb/n/ttypair-dkms_*_all.deb 2>/dev/null | head -n 1)
 	n1=$(ls "$TTYPAIR_OUT"/deb/n1/ttypair-dkms_*_all.deb 2>/dev/null | head -n 1)
 	if [ -z "$n" ] || [ -z "$n1" ]; then
 		t_fail "$name/packages" "make deb failed: no packages to test"
 		continue
 	fi
-	if [ "$running" -ge "$TTYPAIR_JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	log "=== $name started"
-	mkdir -p "$TTYPAIR_OUT/$name"
-	(
-		sh "$TTYPAIR_SRC/tests/deb-lifecycle.sh" "$name" "$suite" "$n" "$n1" \
-			> "$TTYPAIR_OUT/$name/lifecycle.log" 2>&1
-		log "=== $name finished"
-		sed "s/^/[$name] /" "$TTYPAIR_OUT/$name/lifecycle.log"
-	) &
-	running=$((running + 1))
-	jobs_started=1
+	launch "$name" sh "$TTYPAIR_SRC/tests/deb-lifecycle.sh" "$name" "$suite" "$n" "$n1"
 done
 wait
 [ -n "$names" ] || [ -n "${jobs_started:-}" ] ||

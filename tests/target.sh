@@ -19,20 +19,7 @@ VER=$(ttypair_version)
 W=$TTYPAIR_OUT/$NAME
 ROOT=$W/root
 
-# collect FILE: turn the "ok - X" / "not ok - X: why" lines of FILE into
-# results named NAME/X.
-collect() {
-	while IFS= read -r line; do
-		line=$(printf '%s' "$line" | tr -d '\r')
-		case $line in
-		"ok - "*) t_pass "$NAME/${line#ok - }" ;;
-		"not ok - "*)
-			rest=${line#not ok - }
-			t_fail "$NAME/${rest%%: *}" "${rest#*: }"
-			;;
-		esac
-	done < "$1"
-}
+collect() { collect_tap "$NAME" "$1"; }
 
 mkdir -p "$W"
 if [ "$EXTRA" = - ]; then EXTRA=; fi
@@ -92,55 +79,22 @@ cat "$W/build-checks.log"
 collect "$W/build-checks.log"
 
 # 3. The guest
-T=$ROOT/opt/ttypair-tests
-mkdir -p "$T"
-cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" "$T/"
-chmod 755 "$T/init.sh"
-echo "$VER" > "$T/expected-version"
-: > "$T/env"
-[ -z "${TTYPAIR_TEST_BYTES:-}" ] || echo "export TTYPAIR_TEST_BYTES=$TTYPAIR_TEST_BYTES" > "$T/env"
-if in_chroot "$ROOT" gcc -O2 -Wall -Wextra -Werror -pthread \
-	-o /opt/ttypair-tests/ttypair-test \
-	/root/ttypair-src/tests/guest/ttypair-test.c /root/ttypair-src/tests/guest/tlib.c \
-	> "$W/gcc.log" 2>&1; then
+if guest_prepare "$ROOT" "$VER" \
+	"${TTYPAIR_TEST_BYTES:+export TTYPAIR_TEST_BYTES=$TTYPAIR_TEST_BYTES}" "$W/gcc.log"; then
 	t_pass "$NAME/guest_tests_build"
 else
 	cat "$W/gcc.log"
 	t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"
 fi
-expected=$( (sed -n 's/^check \([a-z0-9_]*\) .*/\1/p' "$T/guest-tests.sh"
+expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/guest-tests.sh"
 	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
 
-if [ -f "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko" ] ||
-	ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
-	log "making the guest's disk image"
-	qemu_image "$ROOT" "$W/root.img"
-	log "booting $KVER in QEMU (TCG)"
-	: > "$W/console.log"
-	: > "$W/results.log"
-	start=$(date +%s)
-	qemu_boot "$ROOT/boot/vmlinuz-$KVER" "$ROOT/boot/initrd.img-$KVER" \
-		"$W/root.img" "$W/console.log" "$W/results.log"
-	rc=$?
-	log "guest finished in $(( $(date +%s) - start )) s (qemu exit $rc)"
-	rm -f "$W/root.img"
-	tr -d '\r' < "$W/results.log" > "$W/results.txt"
-	cat "$W/results.txt"
-	collect "$W/results.txt"
-	grep -q "^GUEST-START $KVER" "$W/results.txt" && grep -q "^GUEST-DONE" "$W/results.txt" &&
-		t_pass "$NAME/guest_ran_to_completion" ||
-		t_fail "$NAME/guest_ran_to_completion" "the guest did not finish (qemu exit $rc); see $W/console.log"
+if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
+	guest_run "$NAME" "$W" "$ROOT" "$KVER"
 	for e in $expected; do
 		grep -Eq "^(ok|not ok) - $e(:|\$)" "$W/results.txt" ||
 			t_fail "$NAME/$e" "did not run in the guest"
 	done
-	problems=$(qemu_kernel_problems "$W/console.log")
-	if [ -z "$problems" ]; then
-		t_pass "$NAME/guest_kernel_log_clean"
-	else
-		echo "$problems" | head -n 40
-		t_fail "$NAME/guest_kernel_log_clean" "$(echo "$problems" | head -n 1)"
-	fi
 else
 	t_fail "$NAME/guest" "the module was not installed, the guest was not booted"
 fi

@@ -9,19 +9,7 @@ KVER=$1
 SRC=$2
 cd "$SRC" || exit 1
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-step() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		echo "$_o" | tail -n 5 | sed 's/^/# /'
-		ok "$_n"
-	else
-		echo "$_o" | tail -n 40 | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 tree_state() { find . -path ./tests/out -prune -o -print | LC_ALL=C sort; }
 

@@ -13,19 +13,7 @@ set -u
 ARCH=$(uname -m)
 export DEBIAN_FRONTEND=noninteractive
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-step() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		echo "$_o" | tail -n 15 | sed 's/^/# /'
-		ok "$_n"
-	else
-		echo "$_o" | tail -n 40 | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 kernels() {
 	for d in /lib/modules/*/build; do

@@ -9,19 +9,7 @@ KVER=$1
 OLD=4.19.0-99-amd64
 VER=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' /usr/src/ttypair-*/dkms.conf | head -n 1)
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-step() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		echo "$_o" | tail -n 8 | sed 's/^/# /'
-		ok "$_n"
-	else
-		echo "$_o" | tail -n 40 | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 cleanup() { rm -rf "/lib/modules/$OLD" "/boot/vmlinuz-$OLD"; }
 

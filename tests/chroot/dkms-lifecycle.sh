@@ -16,18 +16,7 @@ ARCH=$(uname -m)
 TREE=/var/lib/dkms/ttypair
 DEST=/lib/modules/$KVER/updates/dkms
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-step() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		ok "$_n"
-	else
-		echo "$_o" | tail -n 40 | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 # status_is STATE: dkms status reports ttypair VER for KVER in STATE
 # (2.8.4 prints "ttypair, VER, ..." and 3.x "ttypair/VER, ...").

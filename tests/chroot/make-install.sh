@@ -8,19 +8,7 @@ KVER=$1
 SRC=$2
 VER=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$SRC/dkms.conf")
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-step() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		echo "$_o" | tail -n 8 | sed 's/^/# /'
-		ok "$_n"
-	else
-		echo "$_o" | tail -n 40 | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 t_install() {
 	make -C "$SRC" install > /tmp/install.log 2>&1 || { cat /tmp/install.log; return 1; }

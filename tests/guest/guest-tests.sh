@@ -9,19 +9,7 @@ VERSION=$(cat "$T/expected-version")
 KVER=$(uname -r)
 PAIRS=6		# pairs= for the functional tests (the default is 4)
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1: $2"; }
-# check NAME COMMAND...: ok if the command succeeds; its output is shown
-check() {
-	_n=$1
-	shift
-	if _o=$("$@" 2>&1); then
-		ok "$_n"
-	else
-		[ -n "$_o" ] && echo "$_o" | sed 's/^/# /'
-		notok "$_n" "$(echo "$_o" | tail -n 1)"
-	fi
-}
+. "$T/tap.sh"
 
 loaded() { [ -d /sys/module/ttypair ]; }
 nodes() { ls /dev | grep -c "^ttyVP[AB][0-9]" ; }
@@ -38,7 +26,7 @@ if [ "${TTYPAIR_GUEST_MODE:-}" = smoke ]; then
 		"$T/ttypair-test" --pairs 4 pairing integrity_bidirectional || return 1
 		rmmod ttypair
 	}
-	check smoke_modprobe_transfer_rmmod t_smoke
+	step smoke_modprobe_transfer_rmmod t_smoke
 	exit 0
 fi
 
@@ -60,7 +48,7 @@ t_load_default() {
 	dmesg | grep -q "ttypair: version $VERSION loaded, 4 pairs" ||
 		{ echo "no load message in the kernel log"; return 1; }
 }
-check module_load_default t_load_default
+step module_load_default t_load_default
 
 t_unload() {
 	rmmod ttypair || return 1
@@ -68,7 +56,7 @@ t_unload() {
 	[ "$(nodes)" = 0 ] || { echo "device nodes left after unload"; return 1; }
 	dmesg | grep -q "ttypair: unloaded" || { echo "no unload message"; return 1; }
 }
-check module_unload t_unload
+step module_unload t_unload
 
 # --- bad and boundary values of pairs= -----------------------------------
 t_bad_param() {
@@ -92,7 +80,7 @@ t_bad_param() {
 			{ echo "pairs=$v: expected the one log line '$want', got:"; echo "$lines"; return 1; }
 	done
 }
-check module_param_pairs_invalid t_bad_param
+step module_param_pairs_invalid t_bad_param
 
 t_param_bounds() {
 	modprobe ttypair pairs=0 || { echo "pairs=0 refused"; return 1; }
@@ -104,7 +92,7 @@ t_param_bounds() {
 	[ -c /dev/ttyVPA127 ] && [ -c /dev/ttyVPB127 ] || { echo "no ttyVPA127/ttyVPB127"; return 1; }
 	rmmod ttypair
 }
-check module_param_pairs_bounds t_param_bounds
+step module_param_pairs_bounds t_param_bounds
 
 # --- the functional tests ------------------------------------------------
 t_load_pairs() {
@@ -112,7 +100,7 @@ t_load_pairs() {
 	udevadm settle 2>/dev/null
 	[ "$(nodes)" = $((PAIRS * 2)) ] || { echo "$(nodes) device nodes"; return 1; }
 }
-check module_load_pairs t_load_pairs
+step module_load_pairs t_load_pairs
 if loaded; then
 	"$T/ttypair-test" --pairs $PAIRS
 	echo "# ttypair-test exited with $?"
@@ -150,7 +138,7 @@ t_rmmod_busy() {
 	! loaded || { echo "still loaded"; return 1; }
 	[ "$(nodes)" = 0 ] || { echo "device nodes left"; return 1; }
 }
-check module_rmmod_busy_then_free t_rmmod_busy
+step module_rmmod_busy_then_free t_rmmod_busy
 
 t_reload() {
 	for i in 1 2 3; do
@@ -161,4 +149,4 @@ t_reload() {
 		rmmod ttypair || return 1
 	done
 }
-check module_reload_cycles t_reload
+step module_reload_cycles t_reload

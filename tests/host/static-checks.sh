@@ -21,7 +21,7 @@ checkpatch() {
 		mkdir -p "$dir"
 		tar -C "$dir" --strip-components=1 -xf "$tarball" \
 			"$base/scripts/checkpatch.pl" "$base/scripts/spelling.txt" \
-			"$base/scripts/const_structs.checkpatch" || return 1
+			"$base/scripts/const_structs.checkpatch" "$base/scripts/kernel-doc" || return 1
 	fi
 	echo "$dir/scripts/checkpatch.pl"
 }
@@ -43,6 +43,23 @@ t_checkpatch() {
 	echo "checkpatch --strict: $(find src include compat -name '*.[ch]' | wc -l) files clean"
 }
 t_check checkpatch_strict t_checkpatch
+
+# kernel-doc: well-formed everywhere, and present on every function that one
+# source file offers the others (the prototypes in include/ttypair.h)
+t_kernel_doc() {
+	cp=$(checkpatch) || return 1
+	kd=$(dirname "$cp")/kernel-doc
+	[ -f "$kd" ] || { rm -f "$cp"; cp=$(checkpatch) || return 1; }
+	out=$(perl "$kd" -none -Werror src/*.c include/*.h 2>&1) || { echo "$out"; return 1; }
+	[ -z "$out" ] || { echo "$out"; return 1; }
+	missing=
+	for f in $(grep -v '^static' include/ttypair.h | sed -n 's/^[a-z].*[ *]\(ttypair_[a-z_]*\)(.*/\1/p'); do
+		grep -q "^ \* $f() - " src/*.c || missing="$missing $f"
+	done
+	[ -z "$missing" ] || { echo "no kernel-doc comment for:$missing"; return 1; }
+	echo "kernel-doc: $(grep -c '^/\*\*' src/*.c include/*.h | awk -F: '{ n += $2 } END { print n }') comments, all well-formed"
+}
+t_check kernel_doc t_kernel_doc
 
 t_version() {
 	echo "$VER" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+$' ||

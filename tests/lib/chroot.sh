@@ -25,26 +25,30 @@ chroot_tarball() {
 		"$_extra" "$TTYPAIR_CHROOT_BASE" "$_mirror" | sha256sum | cut -c1-16)
 	_tar=$TTYPAIR_CACHE/chroots/$_suite-$_key.tar
 	mkdir -p "$TTYPAIR_CACHE/chroots"
-	if [ -f "$_tar" ] && [ -z "$(find "$_tar" -mtime +"$TTYPAIR_CHROOT_MAX_AGE")" ]; then
-		log "chroot $_suite: cached $_tar" >&2
-		echo "$_tar"
-		return 0
-	fi
-	set --
-	for _s in $_extra; do
-		set -- "$@" "deb $_mirror $_s main"
-	done
-	log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
-	# shellcheck disable=SC2086
-	if ! mmdebstrap --quiet --variant=apt \
-		--aptopt='Acquire::Check-Valid-Until "false"' \
-		--aptopt='APT::Install-Recommends "false"' \
-		--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \
-		"$_suite" "$_tar.part.tar" "deb $_mirror $_suite main" "$@" >&2; then
-		rm -f "$_tar.part.tar"
-		return 1
-	fi
-	mv "$_tar.part.tar" "$_tar"
+	# One builder per tarball: targets running in parallel may want the
+	# same chroot; the second waits for the first and then uses its tarball.
+	(
+		flock 9
+		if [ -f "$_tar" ] && [ -z "$(find "$_tar" -mtime +"$TTYPAIR_CHROOT_MAX_AGE")" ]; then
+			log "chroot $_suite: cached $_tar" >&2
+			exit 0
+		fi
+		set --
+		for _s in $_extra; do
+			set -- "$@" "deb $_mirror $_s main"
+		done
+		log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
+		# shellcheck disable=SC2086
+		if ! mmdebstrap --quiet --variant=apt \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--aptopt='APT::Install-Recommends "false"' \
+			--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \
+			"$_suite" "$_tar.part.tar" "deb $_mirror $_suite main" "$@" >&2; then
+			rm -f "$_tar.part.tar"
+			exit 1
+		fi
+		mv "$_tar.part.tar" "$_tar"
+	) 9> "$_tar.lock" || return 1
 	echo "$_tar"
 }
 
@@ -55,35 +59,36 @@ chroot_extract() {
 	tar -C "$2" -xf "$1"
 }
 
-# in_chroot DIR COMMAND...: run COMMAND inside DIR with /proc, /sys and /dev
-# mounted, in a private mount namespace so nothing stays mounted afterwards.
-in_chroot() {
-	_root=$1
-	shift
+# _mounted DIR CHROOT COMMAND...: run COMMAND with /proc, /sys, /dev and
+# /run mounted in DIR, in a private mount namespace so that nothing stays
+# mounted afterwards; inside DIR (chroot) if CHROOT is yes.
+_mounted() {
 	unshare --mount --propagation private sh -c '
-		root=$1; shift
+		root=$1 into=$2
+		shift 2
 		mount -t proc proc "$root/proc" &&
 		mount --rbind /sys "$root/sys" &&
 		mount --rbind /dev "$root/dev" &&
-		mount -t tmpfs tmpfs "$root/run" &&
+		mount -t tmpfs tmpfs "$root/run" || exit 1
+		[ "$into" = yes ] || exec "$@"
 		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 			DEBIAN_FRONTEND=noninteractive TERM=dumb chroot "$root" "$@"
-	' sh "$_root" "$@"
+	' sh "$@"
+}
+
+# in_chroot DIR COMMAND...: run COMMAND inside DIR, with its mounts.
+in_chroot() {
+	_r=$1
+	shift
+	_mounted "$_r" yes "$@"
 }
 
 # with_mounts DIR COMMAND...: run COMMAND on this machine (not chrooted)
-# while DIR has /proc, /sys and /dev mounted, for tools that take a --root.
+# while DIR has its mounts, for tools that take a --root (rpm).
 with_mounts() {
-	_root=$1
+	_r=$1
 	shift
-	unshare --mount --propagation private sh -c '
-		root=$1; shift
-		mount -t proc proc "$root/proc" &&
-		mount --rbind /sys "$root/sys" &&
-		mount --rbind /dev "$root/dev" &&
-		mount -t tmpfs tmpfs "$root/run" &&
-		exec "$@"
-	' sh "$_root" "$@"
+	_mounted "$_r" no "$@"
 }
 
 # chroot_kernels DIR: the kernel releases installed in the chroot.

@@ -61,3 +61,19 @@ debian_mirror() {
 	[ -n "$_m" ] || die "cannot find the Debian archive in this machine's apt sources"
 	echo "$_m"
 }
+
+# collect_tap PREFIX FILE: turn the "ok - X" / "not ok - X: why" lines of
+# FILE (tests/lib/tap.sh, written in a chroot or a guest) into results
+# named PREFIX/X.
+collect_tap() {
+	while IFS= read -r _line; do
+		_line=$(printf '%s' "$_line" | tr -d '\r')
+		case $_line in
+		"ok - "*) t_pass "$1/${_line#ok - }" ;;
+		"not ok - "*)
+			_rest=${_line#not ok - }
+			t_fail "$1/${_rest%%: *}" "${_rest#*: }"
+			;;
+		esac
+	done < "$2"
+}

@@ -43,3 +43,54 @@ loglevel=7 printk.time=1 net.ifnames=0 mitigations=off" </dev/null
 qemu_kernel_problems() {
 	grep -aE "$TTYPAIR_KERNEL_PROBLEMS" "$1" || true
 }
+
+# guest_prepare ROOT VERSION ENV LOG: put the guest's tests into the chroot
+# ROOT: PID 1 (init.sh), the tests, the expected module VERSION, the lines
+# ENV for the guest's environment, and ttypair-test built with the chroot's
+# compiler (its output in LOG). Returns non-zero if that build failed.
+guest_prepare() {
+	_t=$1/opt/ttypair-tests
+	mkdir -p "$_t/src/tests" "$_t/src/include"
+	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
+		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
+	chmod 755 "$_t/init.sh"
+	cp -a "$TTYPAIR_SRC/tests/guest" "$_t/src/tests/"
+	cp -a "$TTYPAIR_SRC/include/uapi" "$_t/src/include/"
+	echo "$2" > "$_t/expected-version"
+	printf '%s\n' "$3" > "$_t/env"
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-test \
+		/opt/ttypair-tests/src/tests/guest/ttypair-test.c \
+		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1
+}
+
+# guest_run NAME W ROOT KVER: boot KVER of the chroot ROOT in QEMU with ROOT
+# as its disk (files in W), and record the guest's results as NAME/..., plus
+# NAME/guest_ran_to_completion and NAME/guest_kernel_log_clean.
+guest_run() {
+	log "making the guest's disk image"
+	qemu_image "$3" "$2/root.img"
+	log "booting $4 in QEMU (TCG)"
+	: > "$2/console.log"
+	: > "$2/results.log"
+	_start=$(date +%s)
+	qemu_boot "$3/boot/vmlinuz-$4" "$3/boot/initrd.img-$4" \
+		"$2/root.img" "$2/console.log" "$2/results.log"
+	_rc=$?
+	log "guest finished in $(( $(date +%s) - _start )) s (qemu exit $_rc)"
+	rm -f "$2/root.img"
+	tr -d '\r' < "$2/results.log" > "$2/results.txt"
+	cat "$2/results.txt"
+	collect_tap "$1" "$2/results.txt"
+	if grep -q "^GUEST-START $4\$" "$2/results.txt" && grep -q "^GUEST-DONE" "$2/results.txt"; then
+		t_pass "$1/guest_ran_to_completion"
+	else
+		t_fail "$1/guest_ran_to_completion" "the guest with $4 did not finish (qemu exit $_rc); see $2/console.log"
+	fi
+	_problems=$(qemu_kernel_problems "$2/console.log")
+	if [ -z "$_problems" ]; then
+		t_pass "$1/guest_kernel_log_clean"
+	else
+		echo "$_problems" | head -n 40
+		t_fail "$1/guest_kernel_log_clean" "$(echo "$_problems" | head -n 1)"
+	fi
+}
