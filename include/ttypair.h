@@ -94,7 +94,8 @@ static inline struct ttypair_port *ttypair_end(struct ttypair_pair *pair,
 
 static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 {
-	return tp->id == TTYPAIR_END_A ? &tp->pair->b : &tp->pair->a;
+	return ttypair_end(tp->pair, tp->id == TTYPAIR_END_A ? TTYPAIR_END_B :
+							 TTYPAIR_END_A);
 }
 
 /* tty.c: the two tty drivers and the tty/tty_port operations */

@@ -29,14 +29,7 @@ trap 'rm -rf "$work"' EXIT
 log "extracting the build chroot"
 chroot_extract "$tar" "$work/root"
 
-mkdir -p "$work/root/build/ttypair"
-if [ -d "$SRC/.git" ]; then
-	(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
-		tar -C "$work/root/build/ttypair" -xf -
-else
-	(cd "$SRC" && tar --exclude=./tests/out --exclude=./out -cf - .) |
-		tar -C "$work/root/build/ttypair" -xf -
-fi
+copy_tree "$work/root/build/ttypair"
 if [ -n "$VERSION" ]; then
 	sed -i "s/^PACKAGE_VERSION=\".*\"$/PACKAGE_VERSION=\"$VERSION\"/" \
 		"$work/root/build/ttypair/dkms.conf"

@@ -37,15 +37,6 @@ log "target $NAME: Debian $SUITE, kernel $KVER (built with $KCC), dkms $DKMSVER"
 t_pass "$NAME/chroot"
 
 # The sources, as dkms wants them, and a copy to build by hand
-copy_tree() {
-	mkdir -p "$1"
-	if [ -d "$TTYPAIR_SRC/.git" ]; then
-		(cd "$TTYPAIR_SRC" && git ls-files -z -co --exclude-standard |
-			tar --null -T - -cf -) | tar -C "$1" -xf -
-	else
-		(cd "$TTYPAIR_SRC" && tar --exclude=./tests/out -cf - .) | tar -C "$1" -xf -
-	fi
-}
 copy_tree "$ROOT/usr/src/ttypair-$VER"
 copy_tree "$ROOT/root/ttypair-src"
 

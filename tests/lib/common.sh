@@ -77,3 +77,16 @@ collect_tap() {
 		esac
 	done < "$2"
 }
+
+# copy_tree DEST: the project's files as they are now (git's tracked and
+# untracked-but-not-ignored files, so no build products), copied to DEST.
+copy_tree() {
+	mkdir -p "$1"
+	if [ -d "$TTYPAIR_SRC/.git" ]; then
+		(cd "$TTYPAIR_SRC" && git ls-files -z -co --exclude-standard |
+			tar --null -T - -cf -) | tar -C "$1" -xf -
+	else
+		(cd "$TTYPAIR_SRC" && tar --exclude=./tests/out --exclude=./out -cf - .) |
+			tar -C "$1" -xf -
+	fi
+}
