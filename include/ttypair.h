@@ -9,7 +9,9 @@
 #ifndef TTYPAIR_H
 #define TTYPAIR_H
 
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
+#include <linux/serial.h>
 #include <linux/spinlock.h>
 #include <linux/tty.h>
 #include <linux/tty_driver.h>
@@ -24,6 +26,13 @@
 #define TTYPAIR_DEFAULT_PAIRS	4
 /* write_room() of an end whose peer is closed: written bytes are dropped. */
 #define TTYPAIR_DISCARD_ROOM	65536U
+/* Transmit FIFO of an end (baud-rate emulation); a power of two */
+#define TTYPAIR_FIFO_SIZE	4096U
+/* Baud rate reported by TIOCGSERIAL, and used for timing while at B0 */
+#define TTYPAIR_BAUD_BASE	115200U
+#define TTYPAIR_B0_BAUD		9600U
+/* Noise rates are errors per million characters */
+#define TTYPAIR_NOISE_MAX	1000000U
 
 enum ttypair_end_id {
 	TTYPAIR_END_A,
@@ -31,11 +40,117 @@ enum ttypair_end_id {
 	TTYPAIR_NR_ENDS,
 };
 
+/* The modem-status inputs of an end, in the order of the wiring table */
+enum ttypair_input {
+	TTYPAIR_IN_CTS,
+	TTYPAIR_IN_DSR,
+	TTYPAIR_IN_DCD,
+	TTYPAIR_IN_RI,
+	TTYPAIR_NR_INPUTS,
+};
+
+/* What drives an input: an output of the peer, its open state, or a level */
+enum ttypair_source {
+	TTYPAIR_SRC_OFF,
+	TTYPAIR_SRC_ON,
+	TTYPAIR_SRC_RTS,
+	TTYPAIR_SRC_DTR,
+	TTYPAIR_SRC_OUT1,
+	TTYPAIR_SRC_OUT2,
+	TTYPAIR_SRC_OPEN,
+	TTYPAIR_NR_SOURCES,
+};
+
+/**
+ * struct ttypair_wiring - how the inputs of one end are wired (com0com model)
+ * @source: for each enum ttypair_input, an enum ttypair_source
+ * @invert: for each input, whether the source's level is inverted
+ */
+struct ttypair_wiring {
+	u8 source[TTYPAIR_NR_INPUTS];
+	bool invert[TTYPAIR_NR_INPUTS];
+};
+
+/* A one-shot error for the next character an end receives */
+enum ttypair_inject {
+	TTYPAIR_INJECT_NONE,
+	TTYPAIR_INJECT_FRAME,
+	TTYPAIR_INJECT_PARITY,
+	TTYPAIR_INJECT_OVERRUN,
+	TTYPAIR_INJECT_BREAK,
+	TTYPAIR_NR_INJECT,
+};
+
+enum ttypair_parity {
+	TTYPAIR_PARITY_NONE,
+	TTYPAIR_PARITY_EVEN,
+	TTYPAIR_PARITY_ODD,
+	TTYPAIR_PARITY_MARK,
+	TTYPAIR_PARITY_SPACE,
+};
+
+/**
+ * struct ttypair_line - the line settings of an end, from its termios
+ * @baud: speed in bits per second; 0 for B0
+ * @char_ns: time one character takes on the wire at @baud (at 9600 for B0)
+ * @data_bits: character size, 5 to 8
+ * @parity: enum ttypair_parity
+ * @stop_bits: 1 or 2
+ * @crtscts: output waits for CTS; RTS follows the input throttle
+ * @ixoff: send XOFF/XON when the input is throttled/unthrottled
+ * @ignbrk: breaks received are ignored (IGNBRK)
+ * @mark_brk: breaks received are reported to the line discipline
+ *	(BRKINT or PARMRK), rather than read as a NUL
+ * @ignpar: characters with framing or parity errors are dropped (IGNPAR)
+ * @inpck: framing and parity errors are reported (INPCK)
+ * @stop_char: VSTOP, sent when @ixoff and throttled
+ * @start_char: VSTART, sent when @ixoff and unthrottled
+ *
+ * Copied from the tty's termios on open and on every change, so that the
+ * data path, which runs under the pair's lock, never looks at a termios.
+ */
+struct ttypair_line {
+	unsigned int baud;
+	u64 char_ns;
+	u8 data_bits;
+	u8 parity;
+	u8 stop_bits;
+	bool crtscts;
+	bool ixoff;
+	bool ignbrk;
+	bool mark_brk;
+	bool ignpar;
+	bool inpck;
+	u8 stop_char;
+	u8 start_char;
+};
+
+/**
+ * struct ttypair_icount - the counters TIOCGICOUNT reports for an end
+ * @cts: changes of the CTS input
+ * @dsr: changes of the DSR input
+ * @rng: trailing edges of the RI input
+ * @dcd: changes of the DCD input
+ * @rx: characters received
+ * @tx: characters sent (left the wire, also towards a closed peer)
+ * @frame: characters received with a framing error
+ * @parity: characters received with a parity error
+ * @overrun: overruns received
+ * @brk: breaks received
+ * @buf_overrun: error marks and breaks lost to a full receive queue
+ */
+struct ttypair_icount {
+	u32 cts, dsr, rng, dcd;
+	u32 rx, tx;
+	u32 frame, parity, overrun, brk, buf_overrun;
+};
+
 /**
  * struct ttypair_stats - per-end byte counters
  * @tx: bytes accepted from this end's writers and delivered to the peer
  * @rx: bytes delivered to this end by the peer
  * @discarded: bytes written on this end while the peer was closed
+ * @injected: errors injected into this end's input (one-shot and noise)
  *
  * Protected by the owning pair's lock.
  */
@@ -43,6 +158,28 @@ struct ttypair_stats {
 	u64 tx;
 	u64 rx;
 	u64 discarded;
+	u64 injected;
+};
+
+/**
+ * struct ttypair_txq - the transmit FIFO of an end (baud-rate emulation)
+ * @buf: TTYPAIR_FIFO_SIZE bytes, allocated on first open; NULL before
+ * @head: free-running write index
+ * @tail: free-running read index; @head - @tail bytes are queued
+ * @next: while bytes are queued, when the first of them has left the wire;
+ *	when none are, when the line became free
+ * @armed: @timer is started and will restart itself while bytes are queued
+ * @timer: drains the FIFO at the line's rate
+ *
+ * All but @timer are protected by the pair's lock.
+ */
+struct ttypair_txq {
+	u8 *buf;
+	unsigned int head;
+	unsigned int tail;
+	ktime_t next;
+	bool armed;
+	struct hrtimer timer;
 };
 
 /**
@@ -50,27 +187,67 @@ struct ttypair_stats {
  * @port: the tty_port; its flip buffer is this end's receive queue
  * @pair: the pair this end belongs to
  * @id: TTYPAIR_END_A or TTYPAIR_END_B
- * @active: open (between tty_port activate and shutdown); pair->lock
- * @tx_stopped: output stopped by XOFF (the tty's .stop); pair->lock
- * @stats: byte counters; pair->lock
  * @dev: the registered tty device, NULL before registration
+ *
+ * All of the following are protected by pair->lock:
+ * @active: open (between tty_port activate and shutdown)
+ * @tx_stopped: output stopped by XOFF (the tty's .stop)
+ * @breaking: sending a break (TIOCSBRK until TIOCCBRK)
+ * @mctrl: this end's outputs (TIOCM_RTS, TIOCM_DTR, TIOCM_OUT1, TIOCM_OUT2)
+ * @msr: this end's inputs as last computed (TIOCM_CTS, TIOCM_DSR,
+ *	TIOCM_CAR, TIOCM_RNG)
+ * @wiring: what drives each of this end's inputs
+ * @line: the line settings
+ * @inject: a pending one-shot error, enum ttypair_inject
+ * @low_latency: ASYNC_LOW_LATENCY as set with TIOCSSERIAL
+ * @icount: TIOCGICOUNT's counters
+ * @stats: byte counters
+ * @txq: the transmit FIFO
  */
 struct ttypair_port {
 	struct tty_port port;
 	struct ttypair_pair *pair;
 	enum ttypair_end_id id;
+	struct device *dev;
+
 	bool active;
 	bool tx_stopped;
+	bool breaking;
+	unsigned int mctrl;
+	unsigned int msr;
+	struct ttypair_wiring wiring;
+	struct ttypair_line line;
+	u8 inject;
+	bool low_latency;
+	struct ttypair_icount icount;
 	struct ttypair_stats stats;
-	struct device *dev;
+	struct ttypair_txq txq;
+};
+
+/**
+ * struct ttypair_settings - the settings of a pair that user space chooses
+ * @wiring: the wiring of both ends' inputs (a symmetric cable)
+ * @baud_emulation: bytes leave at the sender's line rate
+ * @strict: mismatched line settings produce framing and parity errors
+ */
+struct ttypair_settings {
+	struct ttypair_wiring wiring;
+	bool baud_emulation;
+	bool strict;
 };
 
 /**
  * struct ttypair_pair - two ends joined by a virtual null-modem cable
  * @kref: one reference held by the pair registry, one per installed tty
- * @lock: the data path lock: guards both ends' @active, @tx_stopped and
- *	@stats, and serialises every insertion into either end's flip buffer
+ * @lock: the data path lock: guards the ends' state (see struct
+ *	ttypair_port), the settings below, and serialises every insertion into
+ *	either end's flip buffer
  * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
+ * @baud_emulation: bytes leave at the sender's line rate
+ * @strict: mismatched line settings produce framing and parity errors
+ * @noise_ppm: errors per million characters received, on both ends
+ * @noise_seed: the seed @noise_state was last started from
+ * @noise_state: the noise's pseudo-random generator
  * @a: the A end
  * @b: the B end
  *
@@ -82,6 +259,11 @@ struct ttypair_pair {
 	struct kref kref;
 	spinlock_t lock;		/* the data path lock, see above */
 	unsigned int index;
+	bool baud_emulation;
+	bool strict;
+	u32 noise_ppm;
+	u64 noise_seed;
+	u64 noise_state;
 	struct ttypair_port a;
 	struct ttypair_port b;
 };
@@ -98,6 +280,19 @@ static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 							 TTYPAIR_END_A);
 }
 
+/* A null-modem cable: RTS to CTS, DTR to DSR and DCD, no ring */
+#define TTYPAIR_NULL_MODEM_WIRING {					\
+	.source = {							\
+		[TTYPAIR_IN_CTS] = TTYPAIR_SRC_RTS,			\
+		[TTYPAIR_IN_DSR] = TTYPAIR_SRC_DTR,			\
+		[TTYPAIR_IN_DCD] = TTYPAIR_SRC_DTR,			\
+		[TTYPAIR_IN_RI]  = TTYPAIR_SRC_OFF,			\
+	},								\
+}
+
+/* main.c: the module parameters */
+extern struct ttypair_settings ttypair_defaults;
+
 /* tty.c: the two tty drivers and the tty/tty_port operations */
 int ttypair_tty_register(void);
 void ttypair_tty_unregister(void);
@@ -112,11 +307,53 @@ struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 					 unsigned int index);
 void ttypair_pair_put(struct ttypair_pair *pair);
 
-/* xfer.c: moving bytes from one end to the other */
+/* xfer.c: the transmit side: FIFO, pacing, flow control */
 size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count);
 unsigned int ttypair_tx_room(struct ttypair_port *src);
+unsigned int ttypair_tx_queued(struct ttypair_port *src);
+void ttypair_tx_flush(struct ttypair_port *src);
+void ttypair_tx_kick(struct ttypair_port *src);
+int ttypair_tx_alloc(struct ttypair_port *tp);
+void ttypair_tx_release(struct ttypair_port *tp);
+void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_wake_peer_writer(struct ttypair_port *tp);
+
+/* rx.c: what the receiving end sees: masking, errors, breaks */
+size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
+			  const u8 *buf, size_t count);
+void ttypair_rx_break(struct ttypair_port *dst);
+void ttypair_rx_xchar(struct ttypair_port *dst, u8 ch);
+bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst);
+int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind);
+const char *ttypair_inject_name(enum ttypair_inject kind);
+void ttypair_noise_seed(struct ttypair_pair *pair, u64 seed);
+
+/* modem.c: modem lines, their wiring, carrier, TIOCMIWAIT, icount */
+int ttypair_wiring_parse(const char *buf, struct ttypair_wiring *wiring);
+int ttypair_wiring_format(const struct ttypair_wiring *wiring, char *buf,
+			  size_t size);
+unsigned int ttypair_inputs_refresh(struct ttypair_port *tp);
+void ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed);
+void ttypair_modem_set(struct ttypair_port *tp, unsigned int clear,
+		       unsigned int set);
+void ttypair_set_wiring(struct ttypair_port *tp,
+			const struct ttypair_wiring *wiring);
+int ttypair_tiocmget(struct ttypair_port *tp);
+int ttypair_wait_modem(struct ttypair_port *tp, struct tty_struct *tty,
+		       unsigned long mask);
+bool ttypair_carrier(struct ttypair_port *tp);
+void ttypair_get_icount(struct ttypair_port *tp, struct ttypair_icount *ic);
+
+/* line.c: line settings, break, the serial ioctls */
+void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
+			 const struct ktermios *old);
+int ttypair_break(struct ttypair_port *tp, bool on);
+void ttypair_get_serial(struct ttypair_port *tp, struct serial_struct *ss);
+int ttypair_set_serial(struct ttypair_port *tp, struct serial_struct *ss);
+
+/* sysfs.c: attributes of the tty devices */
+extern const struct attribute_group *ttypair_attr_groups[];
 
 #endif /* TTYPAIR_H */

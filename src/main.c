@@ -4,14 +4,15 @@
  * inside the kernel, for testing serial software without hardware.
  *
  * This file owns module load and unload and the module parameters. Pairs are
- * created at load time (pairs=); modem lines, break and baud-rate emulation
- * are not implemented yet.
+ * created at load time (pairs=) with the default settings the other
+ * parameters give.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 
 #include "ttypair.h"
 
@@ -20,6 +21,49 @@ module_param(pairs, int, 0444);
 MODULE_PARM_DESC(pairs, "Number of port pairs created at load time (default "
 		 __stringify(TTYPAIR_DEFAULT_PAIRS) ", 0 to "
 		 __stringify(TTYPAIR_MAX_PAIRS) ")");
+
+/* The settings new pairs start with */
+struct ttypair_settings ttypair_defaults = {
+	.wiring = TTYPAIR_NULL_MODEM_WIRING,
+};
+
+static int ttypair_param_wiring_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	struct ttypair_wiring wiring = ttypair_defaults.wiring;
+
+	if (ttypair_wiring_parse(val, &wiring)) {
+		pr_err("wiring=%.64s is invalid: expected input=[!]source items, inputs cts dsr dcd ri, sources rts dtr out1 out2 open on off\n",
+		       val);
+		return -EINVAL;
+	}
+	ttypair_defaults.wiring = wiring;
+	return 0;
+}
+
+static int ttypair_param_wiring_get(char *buffer,
+				    const struct kernel_param *kp)
+{
+	int len = ttypair_wiring_format(&ttypair_defaults.wiring, buffer,
+					PAGE_SIZE - 1);
+
+	return len + sysfs_emit_at(buffer, len, "\n");
+}
+
+static const struct kernel_param_ops ttypair_param_wiring_ops = {
+	.set = ttypair_param_wiring_set,
+	.get = ttypair_param_wiring_get,
+};
+
+module_param_cb(wiring, &ttypair_param_wiring_ops, NULL, 0444);
+MODULE_PARM_DESC(wiring, "Default wiring of the modem-status inputs of both ends (default \"cts=rts dsr=dtr dcd=dtr ri=off\": a null-modem cable)");
+
+module_param_named(baud_emulation, ttypair_defaults.baud_emulation, bool,
+		   0444);
+MODULE_PARM_DESC(baud_emulation, "Bytes leave at the sender's line rate by default (default N)");
+
+module_param_named(strict, ttypair_defaults.strict, bool, 0444);
+MODULE_PARM_DESC(strict, "Mismatched line settings cause framing and parity errors by default (default N)");
 
 static int __init ttypair_init(void)
 {

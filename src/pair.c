@@ -25,8 +25,10 @@ static void ttypair_pair_release(struct kref *kref)
 						 kref);
 	int i;
 
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
+	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
+		ttypair_tx_release(ttypair_end(pair, i));
 		tty_port_destroy(&ttypair_end(pair, i)->port);
+	}
 	kfree(pair);
 }
 
@@ -76,11 +78,26 @@ static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
 	kref_init(&pair->kref);
 	spin_lock_init(&pair->lock);
 	pair->index = index;
+	pair->baud_emulation = ttypair_defaults.baud_emulation;
+	pair->strict = ttypair_defaults.strict;
+	ttypair_noise_seed(pair, 0);
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		ttypair_end(pair, i)->pair = pair;
-		ttypair_end(pair, i)->id = i;
-		ttypair_tty_port_init(ttypair_end(pair, i));
+		struct ttypair_port *tp = ttypair_end(pair, i);
+
+		tp->pair = pair;
+		tp->id = i;
+		tp->wiring = ttypair_defaults.wiring;
+		ttypair_tty_port_init(tp);
 	}
+	/* The inputs a closed, idle peer gives (the wiring may say "on") */
+	spin_lock_irq(&pair->lock);
+	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
+		struct ttypair_port *tp = ttypair_end(pair, i);
+
+		ttypair_inputs_refresh(tp);
+		memset(&tp->icount, 0, sizeof(tp->icount));
+	}
+	spin_unlock_irq(&pair->lock);
 	return pair;
 }
 

@@ -82,21 +82,48 @@ static unsigned int ttypair_write_room(struct tty_struct *tty)
 
 TTYPAIR_DEFINE_ROOM_OP(ttypair_write_room)
 
-/* Bytes go straight into the peer's receive queue: none wait here. */
+/* Bytes in the transmit FIFO: TIOCOUTQ, and what tcdrain() waits for */
 static unsigned int ttypair_chars_in_buffer(struct tty_struct *tty)
 {
-	return 0;
+	return ttypair_tx_queued(tty->driver_data);
 }
 
 TTYPAIR_DEFINE_ROOM_OP(ttypair_chars_in_buffer)
 
+static void ttypair_flush_buffer(struct tty_struct *tty)
+{
+	ttypair_tx_flush(tty->driver_data);
+}
+
 /*
- * The reader's line discipline made room again: wake the writer on the other
- * end, which may be waiting for write_room() to grow.
+ * The reader's line discipline is nearly full: as a UART driver, drop RTS
+ * under hardware flow control and send XOFF under IXOFF.
+ */
+static void ttypair_throttle(struct tty_struct *tty)
+{
+	struct ttypair_port *tp = tty->driver_data;
+
+	if (I_IXOFF(tty))
+		ttypair_rx_xchar(ttypair_peer(tp), STOP_CHAR(tty));
+	if (C_CRTSCTS(tty))
+		ttypair_modem_set(tp, TIOCM_RTS, 0);
+}
+
+/*
+ * The reader's line discipline made room again: undo the throttle, and
+ * wake the writer on the other end, which may be waiting for write_room()
+ * to grow.
  */
 static void ttypair_unthrottle(struct tty_struct *tty)
 {
-	ttypair_wake_peer_writer(tty->driver_data);
+	struct ttypair_port *tp = tty->driver_data;
+
+	if (I_IXOFF(tty))
+		ttypair_rx_xchar(ttypair_peer(tp), START_CHAR(tty));
+	if (C_CRTSCTS(tty))
+		ttypair_modem_set(tp, 0, TIOCM_RTS);
+	ttypair_wake_peer_writer(tp);
+	ttypair_tx_kick(ttypair_peer(tp));
 }
 
 static void ttypair_stop(struct tty_struct *tty)
@@ -110,16 +137,76 @@ static void ttypair_start(struct tty_struct *tty)
 }
 
 /*
- * Line settings are accepted as they are. Defining this operation is what
- * lets the core keep the hardware bits (speed, character size, parity) that
- * user space sets, as on a real UART.
+ * Defining this operation is also what lets the core keep the hardware bits
+ * (speed, character size, parity) that user space sets, as on a real UART.
  */
 static void ttypair_set_termios(struct tty_struct *tty,
 				const struct ktermios *old)
 {
+	ttypair_line_update(tty->driver_data, tty, old);
 }
 
 TTYPAIR_DEFINE_SET_TERMIOS_OP(ttypair_set_termios)
+
+static int ttypair_ioctl(struct tty_struct *tty, unsigned int cmd,
+			 unsigned long arg)
+{
+	switch (cmd) {
+	case TIOCMIWAIT:
+		return ttypair_wait_modem(tty->driver_data, tty, arg);
+	}
+	return -ENOIOCTLCMD;
+}
+
+static int ttypair_op_tiocmget(struct tty_struct *tty)
+{
+	return ttypair_tiocmget(tty->driver_data);
+}
+
+static int ttypair_op_tiocmset(struct tty_struct *tty, unsigned int set,
+			       unsigned int clear)
+{
+	ttypair_modem_set(tty->driver_data, clear, set);
+	return 0;
+}
+
+static int ttypair_break_ctl(struct tty_struct *tty, int state)
+{
+	return ttypair_break(tty->driver_data, state != 0);
+}
+
+static int ttypair_op_get_icount(struct tty_struct *tty,
+				 struct serial_icounter_struct *icount)
+{
+	struct ttypair_icount ic;
+
+	ttypair_get_icount(tty->driver_data, &ic);
+	icount->cts = ic.cts;
+	icount->dsr = ic.dsr;
+	icount->rng = ic.rng;
+	icount->dcd = ic.dcd;
+	icount->rx = ic.rx;
+	icount->tx = ic.tx;
+	icount->frame = ic.frame;
+	icount->parity = ic.parity;
+	icount->overrun = ic.overrun;
+	icount->brk = ic.brk;
+	icount->buf_overrun = ic.buf_overrun;
+	return 0;
+}
+
+static int ttypair_op_get_serial(struct tty_struct *tty,
+				 struct serial_struct *ss)
+{
+	ttypair_get_serial(tty->driver_data, ss);
+	return 0;
+}
+
+static int ttypair_op_set_serial(struct tty_struct *tty,
+				 struct serial_struct *ss)
+{
+	return ttypair_set_serial(tty->driver_data, ss);
+}
 
 static const struct tty_operations ttypair_tty_ops = {
 	.install	 = ttypair_install,
@@ -130,10 +217,19 @@ static const struct tty_operations ttypair_tty_ops = {
 	.write		 = TTYPAIR_WRITE_OP(ttypair_write),
 	.write_room	 = TTYPAIR_ROOM_OP(ttypair_write_room),
 	.chars_in_buffer = TTYPAIR_ROOM_OP(ttypair_chars_in_buffer),
+	.flush_buffer	 = ttypair_flush_buffer,
+	.ioctl		 = ttypair_ioctl,
+	.throttle	 = ttypair_throttle,
 	.unthrottle	 = ttypair_unthrottle,
 	.stop		 = ttypair_stop,
 	.start		 = ttypair_start,
 	.set_termios	 = TTYPAIR_SET_TERMIOS_OP(ttypair_set_termios),
+	.break_ctl	 = ttypair_break_ctl,
+	.tiocmget	 = ttypair_op_tiocmget,
+	.tiocmset	 = ttypair_op_tiocmset,
+	.get_icount	 = ttypair_op_get_icount,
+	.get_serial	 = ttypair_op_get_serial,
+	.set_serial	 = ttypair_op_set_serial,
 };
 
 /*
@@ -144,7 +240,12 @@ static const struct tty_operations ttypair_tty_ops = {
 static int ttypair_port_activate(struct tty_port *port, struct tty_struct *tty)
 {
 	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
+	int ret;
 
+	ret = ttypair_tx_alloc(tp);
+	if (ret)
+		return ret;
+	ttypair_line_update(tp, tty, NULL);
 	tty_ldisc_flush(tty);
 	ttypair_set_active(tp, true);
 	return 0;
@@ -156,10 +257,32 @@ static void ttypair_port_shutdown(struct tty_port *port)
 	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
 
 	ttypair_set_active(tp, false);
+	ttypair_break(tp, false);
 	ttypair_wake_peer_writer(tp);
 }
 
+/* Carrier is the DCD input, as the wiring drives it. */
+static bool ttypair_port_carrier_raised(struct tty_port *port)
+{
+	return ttypair_carrier(container_of(port, struct ttypair_port, port));
+}
+
+TTYPAIR_DEFINE_CARRIER_RAISED_OP(ttypair_port_carrier_raised)
+
+/* Raise DTR and RTS on open, drop them on close with HUPCL. */
+static void ttypair_port_dtr_rts(struct tty_port *port, bool active)
+{
+	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
+	const unsigned int lines = TIOCM_DTR | TIOCM_RTS;
+
+	ttypair_modem_set(tp, active ? 0 : lines, active ? lines : 0);
+}
+
+TTYPAIR_DEFINE_DTR_RTS_OP(ttypair_port_dtr_rts)
+
 static const struct tty_port_operations ttypair_port_ops = {
+	.carrier_raised	= TTYPAIR_CARRIER_RAISED_OP(ttypair_port_carrier_raised),
+	.dtr_rts	= TTYPAIR_DTR_RTS_OP(ttypair_port_dtr_rts),
 	.activate	= ttypair_port_activate,
 	.shutdown	= ttypair_port_shutdown,
 };
@@ -172,6 +295,7 @@ void ttypair_tty_port_init(struct ttypair_port *tp)
 {
 	tty_port_init(&tp->port);
 	tp->port.ops = &ttypair_port_ops;
+	ttypair_tx_init(tp);
 }
 
 /**
@@ -184,8 +308,9 @@ int ttypair_tty_add_port(struct ttypair_port *tp)
 {
 	struct device *dev;
 
-	dev = tty_port_register_device(&tp->port, ttypair_drivers[tp->id],
-				       tp->pair->index, NULL);
+	dev = tty_port_register_device_attr(&tp->port, ttypair_drivers[tp->id],
+					    tp->pair->index, NULL, tp,
+					    ttypair_attr_groups);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	tp->dev = dev;

@@ -1,15 +1,150 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ttypair - moving bytes from one end of a pair to the other.
+ * ttypair - the transmit side of an end: from .write to the peer's receive
+ * queue.
  *
- * Like the kernel's pty, a write inserts the bytes into the peer's flip
- * buffer (its receive queue) and pushes them to the peer's line discipline.
- * write_room() is the space left in that queue, so a writer facing a slow
- * reader waits in its line discipline instead of losing bytes; the reader's
- * unthrottle wakes it again. Nothing here sleeps: .write may be called in
- * atomic context (PPP calls it from a softirq).
+ * Without baud-rate emulation a write goes straight into the peer's flip
+ * buffer, as the kernel's pty does, and write_room() is the space left
+ * there, so a writer facing a slow reader waits in its line discipline
+ * instead of losing bytes. With baud-rate emulation a write goes into the
+ * end's transmit FIFO and an hrtimer moves the bytes on at the line's rate;
+ * write_room() and chars_in_buffer() are then the FIFO's. Nothing here
+ * sleeps: .write may be called in atomic context (PPP calls it from a
+ * softirq).
  */
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
 #include "ttypair.h"
+#include "ttypair_compat.h"
+
+/* Timer period when the line is faster than this: bytes leave in batches */
+#define TTYPAIR_TICK_NS		(1 * NSEC_PER_MSEC)
+/* Retry period while the peer's receive queue is full */
+#define TTYPAIR_RETRY_NS	(10 * NSEC_PER_MSEC)
+
+static unsigned int ttypair_txq_len(const struct ttypair_txq *q)
+{
+	return q->head - q->tail;
+}
+
+/* Whether an end may send now: not stopped by XOFF, nor by CTS; lock held */
+static bool ttypair_tx_allowed(struct ttypair_port *src)
+{
+	return !src->tx_stopped &&
+	       (!src->line.crtscts || (src->msr & TIOCM_CTS));
+}
+
+/* Hand bytes to the peer's receiver, or drop them if it is closed */
+static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
+				 size_t count)
+{
+	struct ttypair_port *dst = ttypair_peer(src);
+	size_t done;
+
+	if (!dst->active) {
+		src->stats.discarded += count;
+		src->icount.tx += count;
+		return count;
+	}
+	done = ttypair_rx_deliver(src, dst, buf, count);
+	src->stats.tx += done;
+	src->icount.tx += done;
+	return done;
+}
+
+/* Start the FIFO's timer for its first byte; lock held */
+static void ttypair_txq_start(struct ttypair_port *src, ktime_t now)
+{
+	struct ttypair_txq *q = &src->txq;
+
+	if (ktime_before(q->next, now))
+		q->next = now;
+	q->next = ktime_add_ns(q->next, src->pair->baud_emulation ?
+			       src->line.char_ns : 0);
+	q->armed = true;
+	hrtimer_start(&q->timer, q->next, HRTIMER_MODE_ABS_SOFT);
+}
+
+/* Move the bytes whose time has come from the FIFO to the peer; lock held */
+static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
+					    ktime_t now, bool *woken)
+{
+	struct ttypair_txq *q = &src->txq;
+	bool paced = src->pair->baud_emulation;
+	unsigned int due, len = ttypair_txq_len(q);
+	u64 char_ns = src->line.char_ns;
+
+	if (!len || !ttypair_tx_allowed(src)) {
+		q->armed = false;	/* ttypair_tx_kick() or a write restarts */
+		return HRTIMER_NORESTART;
+	}
+
+	due = len;
+	if (paced) {
+		if (ktime_before(now, q->next))
+			due = 0;
+		else
+			due = min_t(u64, len, 1 + div64_u64(ktime_to_ns(now) -
+							    ktime_to_ns(q->next),
+							    char_ns));
+	}
+	while (due) {
+		unsigned int off = q->tail & (TTYPAIR_FIFO_SIZE - 1);
+		unsigned int n = min(due, TTYPAIR_FIFO_SIZE - off);
+		size_t done = ttypair_tx_deliver(src, q->buf + off, n);
+
+		q->tail += done;
+		due -= done;
+		if (paced)
+			q->next = ktime_add_ns(q->next, done * char_ns);
+		if (done)
+			*woken = true;
+		if (done < n) {
+			/* The peer's receive queue is full: try again later. */
+			if (ktime_before(q->next, now))
+				q->next = now;
+			hrtimer_set_expires(&q->timer,
+					    ktime_add_ns(now, TTYPAIR_RETRY_NS));
+			return HRTIMER_RESTART;
+		}
+	}
+	if (!ttypair_txq_len(q)) {
+		/* The line is free from the end of the last character on. */
+		if (paced)
+			q->next = ktime_sub_ns(q->next, char_ns);
+		q->armed = false;
+		return HRTIMER_NORESTART;
+	}
+	if (!paced)
+		hrtimer_set_expires(&q->timer, now);
+	else if (ktime_before(q->next, ktime_add_ns(now, TTYPAIR_TICK_NS)))
+		hrtimer_set_expires(&q->timer, ktime_add_ns(now,
+							    TTYPAIR_TICK_NS));
+	else
+		hrtimer_set_expires(&q->timer, q->next);
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
+{
+	struct ttypair_port *src = container_of(timer, struct ttypair_port,
+						txq.timer);
+	struct ttypair_pair *pair = src->pair;
+	enum hrtimer_restart ret;
+	bool woken = false;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pair->lock, flags);
+	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken);
+	spin_unlock_irqrestore(&pair->lock, flags);
+
+	/* Room in the FIFO for writers; tcdrain() when it became empty */
+	if (woken)
+		tty_port_tty_wakeup(&src->port);
+	return ret;
+}
 
 /**
  * ttypair_xmit() - send bytes written on one end to its peer
@@ -18,34 +153,38 @@
  * @count: how many
  *
  * Context: any; does not sleep.
- * Return: the number of bytes accepted. All of @count when the peer is
- * closed (they are discarded and counted), possibly fewer or none when the
- * peer's receive queue is full or output is stopped by XOFF.
+ * Return: the number of bytes accepted. Without baud-rate emulation: all of
+ * @count when the peer is closed (they are discarded and counted), possibly
+ * fewer or none when the peer's receive queue is full or output is stopped
+ * by XOFF or CTS. With it: as many as fit in the FIFO.
  */
 size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 {
 	struct ttypair_pair *pair = src->pair;
-	struct ttypair_port *dst = ttypair_peer(src);
+	struct ttypair_txq *q = &src->txq;
 	unsigned long flags;
 	size_t done = 0;
 
 	spin_lock_irqsave(&pair->lock, flags);
-	if (src->tx_stopped || !count) {
+	if (!count || !q->buf) {
 		done = 0;
-	} else if (!dst->active) {
-		done = count;
-		src->stats.discarded += count;
-	} else {
-		/*
-		 * Insert and push under the lock that serialises every producer
-		 * of dst's flip buffer (the pty fix for CVE-2022-1462).
-		 */
-		done = tty_insert_flip_string(&dst->port, buf, count);
-		if (done) {
-			tty_flip_buffer_push(&dst->port);
-			src->stats.tx += done;
-			dst->stats.rx += done;
+	} else if (pair->baud_emulation || ttypair_txq_len(q)) {
+		/* Queue behind what the FIFO holds, keeping the order. */
+		while (done < count && ttypair_txq_len(q) < TTYPAIR_FIFO_SIZE) {
+			unsigned int off = q->head & (TTYPAIR_FIFO_SIZE - 1);
+			size_t n = min_t(size_t, count - done,
+					 min(TTYPAIR_FIFO_SIZE - off,
+					     TTYPAIR_FIFO_SIZE -
+					     ttypair_txq_len(q)));
+
+			memcpy(q->buf + off, buf + done, n);
+			q->head += n;
+			done += n;
 		}
+		if (!q->armed && done && ttypair_tx_allowed(src))
+			ttypair_txq_start(src, ktime_get());
+	} else if (ttypair_tx_allowed(src)) {
+		done = ttypair_tx_deliver(src, buf, count);
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 
@@ -56,17 +195,23 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
  * ttypair_tx_room() - how many bytes a write on an end would accept now
  * @src: the end
  *
- * Return: the free space in the peer's receive queue; 0 while output is
- * stopped; TTYPAIR_DISCARD_ROOM while the peer is closed.
+ * Return: the free space in the FIFO with baud-rate emulation or while the
+ * FIFO holds bytes; otherwise the free space in the peer's receive queue, 0
+ * while output is stopped, TTYPAIR_DISCARD_ROOM while the peer is closed.
  */
 unsigned int ttypair_tx_room(struct ttypair_port *src)
 {
 	struct ttypair_port *dst = ttypair_peer(src);
+	struct ttypair_txq *q = &src->txq;
 	unsigned long flags;
 	unsigned int room;
 
 	spin_lock_irqsave(&src->pair->lock, flags);
-	if (src->tx_stopped)
+	if (!q->buf)
+		room = 0;
+	else if (src->pair->baud_emulation || ttypair_txq_len(q))
+		room = TTYPAIR_FIFO_SIZE - ttypair_txq_len(q);
+	else if (!ttypair_tx_allowed(src))
 		room = 0;
 	else if (!dst->active)
 		room = TTYPAIR_DISCARD_ROOM;
@@ -78,27 +223,146 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 }
 
 /**
- * ttypair_set_active() - mark an end open or closed for its peer's writes
- * @tp: the end
- * @active: true from first open, false from last close or hangup
+ * ttypair_tx_queued() - bytes written on an end that have not left yet
+ * @src: the end
+ *
+ * Return: the number of bytes in the FIFO (what TIOCOUTQ reports).
  */
-void ttypair_set_active(struct ttypair_port *tp, bool active)
+unsigned int ttypair_tx_queued(struct ttypair_port *src)
+{
+	unsigned long flags;
+	unsigned int len;
+
+	spin_lock_irqsave(&src->pair->lock, flags);
+	len = ttypair_txq_len(&src->txq);
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+	return len;
+}
+
+/**
+ * ttypair_tx_flush() - discard the bytes in an end's FIFO (TCOFLUSH)
+ * @src: the end
+ *
+ * Context: process context.
+ */
+void ttypair_tx_flush(struct ttypair_port *src)
 {
 	unsigned long flags;
 
+	/* A running timer finds the FIFO empty and stops. */
+	spin_lock_irqsave(&src->pair->lock, flags);
+	src->txq.tail = src->txq.head;
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+	tty_port_tty_wakeup(&src->port);
+}
+
+/**
+ * ttypair_tx_kick() - resume an end's output after XON, CTS or a setting
+ * @src: the end
+ *
+ * Restarts the FIFO's timer if bytes wait, and wakes the end's writers.
+ */
+void ttypair_tx_kick(struct ttypair_port *src)
+{
+	struct ttypair_txq *q = &src->txq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&src->pair->lock, flags);
+	if (ttypair_txq_len(q) && ttypair_tx_allowed(src) && !q->armed) {
+		/* The first byte starts over: it had not left. */
+		q->next = ktime_get();
+		ttypair_txq_start(src, q->next);
+	}
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+	tty_port_tty_wakeup(&src->port);
+}
+
+/**
+ * ttypair_tx_init() - initialise the transmit side of an end
+ * @tp: the end
+ */
+void ttypair_tx_init(struct ttypair_port *tp)
+{
+	hrtimer_setup(&tp->txq.timer, ttypair_txq_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
+}
+
+/**
+ * ttypair_tx_alloc() - give an end its FIFO, on its first open
+ * @tp: the end
+ *
+ * Ends that were never opened cost no buffer.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int ttypair_tx_alloc(struct ttypair_port *tp)
+{
+	unsigned long flags;
+	u8 *buf;
+
+	if (READ_ONCE(tp->txq.buf))
+		return 0;
+	buf = kmalloc(TTYPAIR_FIFO_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	if (!tp->txq.buf) {
+		tp->txq.buf = buf;
+		buf = NULL;
+	}
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	kfree(buf);
+	return 0;
+}
+
+/**
+ * ttypair_tx_release() - stop an end's timer and free its FIFO
+ * @tp: the end; no tty uses it any more
+ */
+void ttypair_tx_release(struct ttypair_port *tp)
+{
+	hrtimer_cancel(&tp->txq.timer);
+	kfree(tp->txq.buf);
+	tp->txq.buf = NULL;
+}
+
+/**
+ * ttypair_set_active() - mark an end open or closed
+ * @tp: the end
+ * @active: true from first open, false from last close or hangup
+ *
+ * A closed end's peer discards what it sends; bytes still in the closed
+ * end's own FIFO are dropped. The peer's inputs wired to "open" follow.
+ */
+void ttypair_set_active(struct ttypair_port *tp, bool active)
+{
+	struct ttypair_port *peer = ttypair_peer(tp);
+	unsigned long flags;
+	unsigned int changed;
+
+	if (!active)
+		hrtimer_cancel(&tp->txq.timer);
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->active = active;
-	if (active)
+	if (active) {
 		tp->tx_stopped = false;
+		tp->breaking = false;
+	} else {
+		tp->stats.discarded += ttypair_txq_len(&tp->txq);
+		tp->txq.tail = tp->txq.head;
+		tp->txq.armed = false;
+	}
+	changed = ttypair_inputs_refresh(peer);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
+
+	ttypair_inputs_notify(peer, changed);
 }
 
 /**
  * ttypair_set_tx_stopped() - stop or restart output of an end (XOFF/XON)
  * @tp: the end
  * @stopped: true to stop
- *
- * The tty core wakes the end's writers itself after a restart.
  */
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped)
 {
@@ -107,6 +371,8 @@ void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped)
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->tx_stopped = stopped;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	if (!stopped)
+		ttypair_tx_kick(tp);
 }
 
 /**

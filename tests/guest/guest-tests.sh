@@ -7,7 +7,7 @@ T=/opt/ttypair-tests
 VERSION=$(cat "$T/expected-version")
 . "$T/env"
 KVER=$(uname -r)
-PAIRS=6		# pairs= for the functional tests (the default is 4)
+PAIRS=64	# pairs= for the functional tests: one pair per test
 
 . "$T/tap.sh"
 
@@ -94,6 +94,41 @@ t_param_bounds() {
 }
 step module_param_pairs_bounds t_param_bounds
 
+# --- bad values of the other parameters ---------------------------------
+t_bad_settings_params() {
+	for p in wiring=cts=bogus wiring=xyz=rts wiring=cts=rts,cts=dtr \
+		wiring=, baud_emulation=maybe strict=2; do
+		dmesg -C
+		if modprobe ttypair "$p" 2>/dev/null; then
+			echo "$p was accepted"
+			rmmod ttypair
+			return 1
+		fi
+		! loaded || { echo "loaded after $p"; return 1; }
+		dmesg | grep -q "ttypair: .*invalid" ||
+			{ echo "$p: no log line saying why"; dmesg | tail -n 3; return 1; }
+	done
+}
+step module_param_settings_invalid t_bad_settings_params
+
+t_settings_params() {
+	modprobe ttypair pairs=1 "wiring=dcd=!open ri=on" baud_emulation=1 strict=1 ||
+		return 1
+	w=$(cat /sys/module/ttypair/parameters/wiring)
+	[ "$w" = "cts=rts dsr=dtr dcd=!open ri=on" ] ||
+		{ echo "wiring parameter reads '$w'"; rmmod ttypair; return 1; }
+	udevadm settle 2>/dev/null
+	for e in A B; do
+		w=$(cat /sys/class/tty/ttyVP${e}0/wiring)
+		b=$(cat /sys/class/tty/ttyVP${e}0/baud_emulation)
+		s=$(cat /sys/class/tty/ttyVP${e}0/strict)
+		[ "$w $b $s" = "cts=rts dsr=dtr dcd=!open ri=on 1 1" ] ||
+			{ echo "ttyVP${e}0 starts with '$w' $b $s"; rmmod ttypair; return 1; }
+	done
+	rmmod ttypair
+}
+step module_param_settings t_settings_params
+
 # --- the functional tests ------------------------------------------------
 t_load_pairs() {
 	modprobe ttypair pairs=$PAIRS || return 1
@@ -104,6 +139,8 @@ step module_load_pairs t_load_pairs
 if loaded; then
 	"$T/ttypair-test" --pairs $PAIRS
 	echo "# ttypair-test exited with $?"
+	# Real programs against the ports: stty, setserial, socat, pyserial
+	. "$T/serial-tools.sh"
 fi
 
 # --- unloading while a port is open --------------------------------------

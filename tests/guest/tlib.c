@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -222,5 +223,103 @@ int stream_check(struct stream *s, const unsigned char *buf, size_t n)
 				    want);
 	}
 	s->pos += n;
+	return 0;
+}
+
+static void attr_path(char *path, size_t len, char end, int idx,
+		      const char *attr)
+{
+	snprintf(path, len, "/sys/class/tty/%s%d/%s",
+		 end == 'A' ? TTYPAIR_NAME_A : TTYPAIR_NAME_B, idx, attr);
+}
+
+int attr_write(char end, int idx, const char *attr, const char *val)
+{
+	char path[128];
+	ssize_t r;
+	int fd, err;
+
+	attr_path(path, sizeof(path), end, idx, attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write(fd, val, strlen(val));
+	err = r < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+int attr_read(char end, int idx, const char *attr, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t r;
+	int fd, err;
+
+	attr_path(path, sizeof(path), end, idx, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, len - 1);
+	err = r < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		r = 0;
+	buf[r] = 0;
+	if (r && buf[r - 1] == '\n')
+		buf[r - 1] = 0;
+	return err;
+}
+
+int modem_get(int fd)
+{
+	int m;
+
+	if (ioctl(fd, TIOCMGET, &m))
+		return fail("TIOCMGET: %s", strerror(errno));
+	return m;
+}
+
+static int set_termios_flags(int fd, tcflag_t *(*field)(struct termios *),
+			     unsigned int clear, unsigned int set)
+{
+	struct termios t;
+
+	if (tcgetattr(fd, &t))
+		return fail("tcgetattr: %s", strerror(errno));
+	*field(&t) = (*field(&t) & ~clear) | set;
+	if (tcsetattr(fd, TCSANOW, &t))
+		return fail("tcsetattr: %s", strerror(errno));
+	return 0;
+}
+
+static tcflag_t *cflag_of(struct termios *t)
+{
+	return &t->c_cflag;
+}
+
+static tcflag_t *iflag_of(struct termios *t)
+{
+	return &t->c_iflag;
+}
+
+int set_cflag(int fd, unsigned int clear, unsigned int set)
+{
+	return set_termios_flags(fd, cflag_of, clear, set);
+}
+
+int set_iflag(int fd, unsigned int clear, unsigned int set)
+{
+	return set_termios_flags(fd, iflag_of, clear, set);
+}
+
+int set_speed(int fd, unsigned int speed)
+{
+	struct termios t;
+
+	if (tcgetattr(fd, &t))
+		return fail("tcgetattr: %s", strerror(errno));
+	cfsetspeed(&t, speed);
+	if (tcsetattr(fd, TCSANOW, &t))
+		return fail("tcsetattr: %s", strerror(errno));
 	return 0;
 }

@@ -49,4 +49,26 @@ void stream_fill(struct stream *s, unsigned char *buf, size_t n);
 int stream_check(struct stream *s, const unsigned char *buf, size_t n);
 uint32_t rnd(uint64_t *state);
 
+/*
+ * The groups of tests, each a table ending with { NULL }: data_tests in
+ * ttypair-test.c, modem_tests in modem-tests.c (modem lines, carrier,
+ * hangup, break), line_tests in line-tests.c (line settings, strict mode,
+ * baud-rate emulation, error injection, serial ioctls).
+ */
+extern const struct test data_tests[], modem_tests[], line_tests[];
+
+/*
+ * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).
+ * attr_write() returns 0 or -errno of the write; attr_read() reads the
+ * value without its trailing newline into buf and returns 0 or -errno.
+ */
+int attr_write(char end, int idx, const char *attr, const char *val);
+int attr_read(char end, int idx, const char *attr, char *buf, size_t len);
+/* TIOCMGET of fd, or -1 after fail() */
+int modem_get(int fd);
+/* Apply (or change) termios settings; 0 or -1 after fail(). */
+int set_cflag(int fd, unsigned int clear, unsigned int set);
+int set_iflag(int fd, unsigned int clear, unsigned int set);
+int set_speed(int fd, unsigned int speed);	/* a Bxxx constant */
+
 #endif

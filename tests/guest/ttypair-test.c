@@ -522,7 +522,7 @@ static int t_xon_xoff(void)
 	return 0;
 }
 
-static const struct test tests[] = {
+const struct test data_tests[] = {
 	{ "termios_defaults", t_termios_defaults, 30 },
 	{ "pairing", t_pairing, 60 },
 	{ "integrity_bidirectional", t_integrity_bidirectional, 600 },
@@ -534,6 +534,11 @@ static const struct test tests[] = {
 	{ "reopen_cycles", t_reopen_cycles, 300 },
 	{ "termios_set", t_termios_set, 30 },
 	{ "xon_xoff", t_xon_xoff, 30 },
+	{ NULL }
+};
+
+static const struct test *const groups[] = {
+	data_tests, modem_tests, line_tests,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -596,13 +601,15 @@ static int hold(const char *path)
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(tests) / sizeof(tests[0]);
+	const struct test *t;
 	int failed = 0, ran = 0, a;
+	size_t g;
 
 	signal(SIGPIPE, SIG_IGN);
 	if (argc > 1 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < n; i++)
-			printf("%s\n", tests[i].name);
+		for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+			for (t = groups[g]; t->name; t++)
+				printf("%s\n", t->name);
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[1], "--hold"))
@@ -622,15 +629,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "--pairs must be 1..128\n");
 		return 2;
 	}
-	for (i = 0; i < n; i++) {
-		int want = a >= argc;
+	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (t = groups[g]; t->name; t++) {
+			int want = a >= argc;
 
-		for (int k = a; k < argc; k++)
-			want |= !strcmp(argv[k], tests[i].name);
-		if (!want)
-			continue;
-		failed += run(&tests[i]) != 0;
-		ran++;
-	}
+			for (int k = a; k < argc; k++)
+				want |= !strcmp(argv[k], t->name);
+			if (!want)
+				continue;
+			failed += run(t) != 0;
+			ran++;
+		}
 	return ran ? failed != 0 : 2;
 }

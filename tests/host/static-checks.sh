@@ -119,3 +119,26 @@ t_layout() {
 	done
 }
 t_check layout_and_spdx t_layout
+
+# The README's behaviour tables and the guest's tests map one to one: every
+# functional test (the tables of tests/guest/*-tests.c and ttypair-test.c,
+# and the steps of serial-tools.sh) has exactly one row, and every row names
+# a test that exists.
+t_readme_tests() {
+	tests=$( (sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", t_.*/\1/p' \
+		tests/guest/ttypair-test.c tests/guest/*-tests.c
+		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh) | sort)
+	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh | sort)
+	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' README.md | sort)
+	[ -n "$tests" ] && [ -n "$rows" ] || { echo "no tests or no rows found"; return 1; }
+	dup=$(echo "$rows" | uniq -d)
+	[ -z "$dup" ] || { echo "README rows naming the same test:" $dup; return 1; }
+	missing=$(echo "$tests" | while read -r t; do
+		echo "$rows" | grep -qx "$t" || echo "$t"; done)
+	[ -z "$missing" ] || { echo "tests without a README row:" $missing; return 1; }
+	unknown=$(echo "$rows" | while read -r t; do
+		printf '%s\n%s\n' "$tests" "$steps" | grep -qx "$t" || echo "$t"; done)
+	[ -z "$unknown" ] || { echo "README rows naming no test:" $unknown; return 1; }
+	echo "README: $(echo "$rows" | wc -l) behaviour rows, one per test"
+}
+t_check readme_rows_match_tests t_readme_tests

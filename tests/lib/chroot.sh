@@ -10,7 +10,9 @@
 : "${TTYPAIR_CHROOT_MAX_AGE:=7}"
 
 # Packages every target chroot holds besides its kernel.
-TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-minimal procps"
+# The serial tools are for the guest tests: stty (coreutils), socat, setserial
+# and pyserial.
+TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial"
 # Bump when the way chroots are made changes.
 TTYPAIR_CHROOT_RECIPE=1
 

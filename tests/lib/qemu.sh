@@ -52,6 +52,8 @@ guest_prepare() {
 	_t=$1/opt/ttypair-tests
 	mkdir -p "$_t/src/tests" "$_t/src/include"
 	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
+		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
+		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
 	chmod 755 "$_t/init.sh"
 	cp -a "$TTYPAIR_SRC/tests/guest" "$_t/src/tests/"
@@ -60,6 +62,8 @@ guest_prepare() {
 	printf '%s\n' "$3" > "$_t/env"
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-test \
 		/opt/ttypair-tests/src/tests/guest/ttypair-test.c \
+		/opt/ttypair-tests/src/tests/guest/modem-tests.c \
+		/opt/ttypair-tests/src/tests/guest/line-tests.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1
 }
 

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ttypair - line settings and what serial tools ask of a UART: termios
+ * copied into the form the data path uses (speed, frame, flow control,
+ * input error handling), B0 and CLOCAL, break, TIOCGSERIAL/TIOCSSERIAL.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/serial.h>
+#include <linux/tty.h>
+
+#include "ttypair.h"
+
+/* The line settings @termios describes, for an end with @baud bits/s */
+static void ttypair_line_from_termios(struct ttypair_line *line,
+				      const struct ktermios *termios,
+				      unsigned int baud)
+{
+	tcflag_t cflag = termios->c_cflag, iflag = termios->c_iflag;
+	unsigned int half_bits;
+
+	switch (cflag & CSIZE) {
+	case CS5:
+		line->data_bits = 5;
+		break;
+	case CS6:
+		line->data_bits = 6;
+		break;
+	case CS7:
+		line->data_bits = 7;
+		break;
+	default:
+		line->data_bits = 8;
+		break;
+	}
+	if (!(cflag & PARENB))
+		line->parity = TTYPAIR_PARITY_NONE;
+	else if (cflag & CMSPAR)
+		line->parity = cflag & PARODD ? TTYPAIR_PARITY_MARK :
+						TTYPAIR_PARITY_SPACE;
+	else
+		line->parity = cflag & PARODD ? TTYPAIR_PARITY_ODD :
+						TTYPAIR_PARITY_EVEN;
+	line->stop_bits = cflag & CSTOPB ? 2 : 1;
+
+	/* start + data + parity + stop; 1.5 stop bits for 5-bit characters */
+	half_bits = 2 * (1 + line->data_bits +
+			 (line->parity != TTYPAIR_PARITY_NONE));
+	if (!(cflag & CSTOPB))
+		half_bits += 2;
+	else
+		half_bits += line->data_bits == 5 ? 3 : 4;
+	line->baud = baud;
+	line->char_ns = div_u64((u64)half_bits * NSEC_PER_SEC,
+				2 * (baud ?: TTYPAIR_B0_BAUD));
+	line->char_ns = max_t(u64, line->char_ns, 1);
+
+	line->crtscts = cflag & CRTSCTS;
+	line->ixoff = iflag & IXOFF;
+	line->ignbrk = iflag & IGNBRK;
+	line->mark_brk = iflag & (BRKINT | PARMRK);
+	line->ignpar = iflag & IGNPAR;
+	line->inpck = iflag & INPCK;
+	line->stop_char = termios->c_cc[VSTOP];
+	line->start_char = termios->c_cc[VSTART];
+}
+
+/**
+ * ttypair_line_update() - take over the termios of an end
+ * @tp: the end
+ * @tty: its tty, with the new termios
+ * @old: the previous termios, or NULL when the end is being opened
+ *
+ * As a UART driver does: B0 drops DTR and RTS and leaving B0 raises them,
+ * CLOCAL decides whether the end watches its carrier, and a change of speed
+ * applies from the next character.
+ */
+void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
+			 const struct ktermios *old)
+{
+	struct ttypair_line line;
+	unsigned long flags;
+
+	ttypair_line_from_termios(&line, &tty->termios, tty_get_baud_rate(tty));
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	tp->line = line;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+
+	tty_port_set_check_carrier(&tp->port, !C_CLOCAL(tty));
+	if (old && (old->c_cflag & CBAUD) != B0 && C_BAUD(tty) == B0) {
+		ttypair_modem_set(tp, TIOCM_DTR | TIOCM_RTS, 0);
+	} else if (old && (old->c_cflag & CBAUD) == B0 && C_BAUD(tty) != B0) {
+		unsigned int set = TIOCM_DTR;
+
+		if (!C_CRTSCTS(tty) || !tty_throttled(tty))
+			set |= TIOCM_RTS;
+		ttypair_modem_set(tp, 0, set);
+	}
+	/* Flow control may have been switched off. */
+	ttypair_tx_kick(tp);
+}
+
+/**
+ * ttypair_break() - start or end a break on an end's transmit line
+ * @tp: the end
+ * @on: true while the line is held in the break condition
+ *
+ * The peer receives one break when the condition starts.
+ *
+ * Return: 0.
+ */
+int ttypair_break(struct ttypair_port *tp, bool on)
+{
+	unsigned long flags;
+	bool was;
+
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	was = tp->breaking;
+	tp->breaking = on;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+
+	if (on && !was)
+		ttypair_rx_break(ttypair_peer(tp));
+	return 0;
+}
+
+/* close_delay and closing_wait in TIOCGSERIAL's hundredths of a second */
+static unsigned short ttypair_to_centisecs(unsigned int jiffies)
+{
+	return jiffies_to_msecs(jiffies) / 10;
+}
+
+static unsigned int ttypair_closing_wait(unsigned short centisecs)
+{
+	return centisecs == ASYNC_CLOSING_WAIT_NONE ? ASYNC_CLOSING_WAIT_NONE :
+		msecs_to_jiffies(centisecs * 10);
+}
+
+/**
+ * ttypair_get_serial() - TIOCGSERIAL: describe an end as a 16550A UART
+ * @tp: the end
+ * @ss: filled in (the tty core zeroed it)
+ */
+void ttypair_get_serial(struct ttypair_port *tp, struct serial_struct *ss)
+{
+	unsigned long flags;
+
+	ss->type = PORT_16550A;
+	ss->line = tp->pair->index;
+	ss->xmit_fifo_size = TTYPAIR_FIFO_SIZE;
+	ss->baud_base = TTYPAIR_BAUD_BASE;
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	ss->flags = tp->low_latency ? ASYNC_LOW_LATENCY : 0;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	mutex_lock(&tp->port.mutex);
+	ss->close_delay = ttypair_to_centisecs(tp->port.close_delay);
+	ss->closing_wait = tp->port.closing_wait == ASYNC_CLOSING_WAIT_NONE ?
+			   ASYNC_CLOSING_WAIT_NONE :
+			   ttypair_to_centisecs(tp->port.closing_wait);
+	mutex_unlock(&tp->port.mutex);
+}
+
+/**
+ * ttypair_set_serial() - TIOCSSERIAL
+ * @tp: the end
+ * @ss: the settings user space asks for
+ *
+ * What TIOCGSERIAL reported is accepted back. Of the rest, only
+ * ASYNC_LOW_LATENCY, and with CAP_SYS_ADMIN close_delay and closing_wait,
+ * may change: there is no hardware to reconfigure, and speeds are set with
+ * termios (BOTHER), not with custom divisors.
+ *
+ * Return: 0; -EINVAL for anything else, -EPERM for a timing change without
+ * CAP_SYS_ADMIN. Nothing changes on an error.
+ */
+int ttypair_set_serial(struct ttypair_port *tp, struct serial_struct *ss)
+{
+	unsigned int close_delay = msecs_to_jiffies(ss->close_delay * 10);
+	unsigned int closing_wait = ttypair_closing_wait(ss->closing_wait);
+	unsigned long flags;
+	int ret = 0;
+
+	if (ss->custom_divisor || (ss->flags & ASYNC_SPD_MASK)) {
+		pr_info_ratelimited("%s%u: custom divisors are not supported; set the speed with termios\n",
+				    tp->id == TTYPAIR_END_A ? TTYPAIR_NAME_A :
+							      TTYPAIR_NAME_B,
+				    tp->pair->index);
+		return -EINVAL;
+	}
+	if (ss->type != PORT_16550A || ss->line != tp->pair->index ||
+	    ss->port || ss->port_high || ss->irq || ss->hub6 || ss->io_type ||
+	    ss->iomem_base || ss->iomem_reg_shift ||
+	    ss->baud_base != TTYPAIR_BAUD_BASE ||
+	    (ss->xmit_fifo_size && ss->xmit_fifo_size != TTYPAIR_FIFO_SIZE) ||
+	    (ss->flags & ~ASYNC_LOW_LATENCY))
+		return -EINVAL;
+
+	mutex_lock(&tp->port.mutex);
+	if ((close_delay != tp->port.close_delay ||
+	     closing_wait != tp->port.closing_wait) &&
+	    !capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+	} else {
+		tp->port.close_delay = close_delay;
+		tp->port.closing_wait = closing_wait;
+		spin_lock_irqsave(&tp->pair->lock, flags);
+		tp->low_latency = ss->flags & ASYNC_LOW_LATENCY;
+		spin_unlock_irqrestore(&tp->pair->lock, flags);
+	}
+	mutex_unlock(&tp->port.mutex);
+	return ret;
+}

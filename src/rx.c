@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ttypair - the receiving side of an end: what a UART would make of the
+ * characters arriving on its RX line. Characters are masked to both ends'
+ * character size; in strict mode, mismatched line settings turn them into
+ * framing or parity errors; injected errors and noise flag them too. The
+ * receiver's termios decide, as for a hardware port's driver, whether an
+ * error is dropped (IGNPAR), reported (INPCK) or ignored, and whether a
+ * break is dropped (IGNBRK), reported (BRKINT, PARMRK) or read as NUL; the
+ * tty drivers promise this with TTY_DRIVER_REAL_RAW.
+ *
+ * Everything here runs under the pair's lock, which serialises all
+ * producers of an end's flip buffer.
+ */
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/tty_flip.h>
+
+#include "ttypair.h"
+
+static const char *const ttypair_inject_names[TTYPAIR_NR_INJECT] = {
+	[TTYPAIR_INJECT_NONE]    = "none",
+	[TTYPAIR_INJECT_FRAME]   = "frame",
+	[TTYPAIR_INJECT_PARITY]  = "parity",
+	[TTYPAIR_INJECT_OVERRUN] = "overrun",
+	[TTYPAIR_INJECT_BREAK]   = "break",
+};
+
+/**
+ * ttypair_inject_parse() - the kind of error a text names
+ * @buf: "none", "frame", "parity", "overrun" or "break", a newline allowed
+ * @kind: the kind
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind)
+{
+	int i;
+
+	for (i = 0; i < TTYPAIR_NR_INJECT; i++) {
+		if (sysfs_streq(buf, ttypair_inject_names[i])) {
+			*kind = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * ttypair_inject_name() - the name of a kind of injected error
+ * @kind: the kind
+ *
+ * Return: its name, as ttypair_inject_parse() reads it.
+ */
+const char *ttypair_inject_name(enum ttypair_inject kind)
+{
+	return ttypair_inject_names[kind];
+}
+
+/* xorshift64*: the same errors for the same seed and the same traffic */
+static u64 ttypair_rand(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/**
+ * ttypair_noise_seed() - restart a pair's noise from a seed
+ * @pair: the pair
+ * @seed: any value
+ *
+ * Context: pair->lock held.
+ */
+void ttypair_noise_seed(struct ttypair_pair *pair, u64 seed)
+{
+	/* splitmix64 of the seed: a good start, and never the dead state 0 */
+	u64 z = seed + 0x9E3779B97F4A7C15ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	pair->noise_seed = seed;
+	pair->noise_state = z ?: 1;
+}
+
+/* What a receiver set up as @dst makes of characters sent as @src */
+static u8 ttypair_line_mismatch(const struct ttypair_line *src,
+				const struct ttypair_line *dst)
+{
+	if (src->baud != dst->baud || src->data_bits != dst->data_bits ||
+	    src->stop_bits != dst->stop_bits)
+		return TTY_FRAME;
+	if (src->parity != dst->parity)
+		return TTY_PARITY;
+	return TTY_NORMAL;
+}
+
+/**
+ * ttypair_rx_plain() - whether characters from an end arrive unchanged
+ * @src: the sending end
+ * @dst: the receiving end
+ *
+ * Context: pair->lock held.
+ * Return: true when no masking, error or break applies, so that the bytes
+ * can be copied into @dst's receive queue as they are.
+ */
+bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst)
+{
+	struct ttypair_pair *pair = src->pair;
+
+	return src->line.data_bits == 8 && dst->line.data_bits == 8 &&
+	       dst->inject == TTYPAIR_INJECT_NONE && !pair->noise_ppm &&
+	       (!pair->strict ||
+		ttypair_line_mismatch(&src->line, &dst->line) == TTY_NORMAL);
+}
+
+/* Queue a break for @dst's line discipline as its termios say; lock held */
+static void ttypair_rx_break_locked(struct ttypair_port *dst)
+{
+	dst->icount.brk++;
+	if (dst->line.ignbrk)
+		return;
+	if (!tty_insert_flip_char(&dst->port, 0, dst->line.mark_brk ?
+				  TTY_BREAK : TTY_NORMAL))
+		dst->icount.buf_overrun++;
+}
+
+/* One character, with its errors; false if the receive queue is full */
+static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
+			    u8 ch)
+{
+	struct ttypair_pair *pair = src->pair;
+	u8 bits = min(src->line.data_bits, dst->line.data_bits);
+	u8 flag = TTY_NORMAL, mark;
+	u64 state = pair->noise_state;
+	bool noisy = false;
+
+	ch &= (1U << bits) - 1;
+	if (pair->strict)
+		flag = ttypair_line_mismatch(&src->line, &dst->line);
+
+	if (dst->inject == TTYPAIR_INJECT_BREAK) {
+		ttypair_rx_break_locked(dst);
+		dst->inject = TTYPAIR_INJECT_NONE;
+		dst->stats.injected++;
+	}
+	if (dst->inject == TTYPAIR_INJECT_FRAME) {
+		flag = TTY_FRAME;
+	} else if (dst->inject == TTYPAIR_INJECT_PARITY) {
+		flag = TTY_PARITY;
+	} else if (dst->inject == TTYPAIR_INJECT_NONE && pair->noise_ppm &&
+		   (u32)(ttypair_rand(&state) % TTYPAIR_NOISE_MAX) <
+		   pair->noise_ppm) {
+		/* One bit of the character flipped, as a parity checker sees */
+		ch ^= 1U << (ttypair_rand(&state) % bits);
+		flag = dst->line.parity != TTYPAIR_PARITY_NONE ? TTY_PARITY :
+								 TTY_FRAME;
+		noisy = true;
+	}
+
+	if (flag == TTY_NORMAL || !dst->line.ignpar) {
+		mark = dst->line.inpck ? flag : TTY_NORMAL;
+		if (!tty_insert_flip_char(&dst->port, ch, mark))
+			return false;
+		if (dst->inject == TTYPAIR_INJECT_OVERRUN && dst->line.inpck &&
+		    !dst->line.ignpar &&
+		    !tty_insert_flip_char(&dst->port, 0, TTY_OVERRUN))
+			dst->icount.buf_overrun++;
+	}
+
+	/* Received: now the character's errors count. */
+	pair->noise_state = state;
+	if (dst->inject == TTYPAIR_INJECT_OVERRUN)
+		dst->icount.overrun++;
+	if (dst->inject != TTYPAIR_INJECT_NONE || noisy)
+		dst->stats.injected++;
+	dst->inject = TTYPAIR_INJECT_NONE;
+	if (flag == TTY_FRAME)
+		dst->icount.frame++;
+	else if (flag == TTY_PARITY)
+		dst->icount.parity++;
+	return true;
+}
+
+/**
+ * ttypair_rx_deliver() - receive characters sent by the peer
+ * @src: the sending end
+ * @dst: the receiving end, open
+ * @buf: the characters as written
+ * @count: how many
+ *
+ * Context: pair->lock held; does not sleep.
+ * Return: how many were taken; fewer than @count when @dst's receive queue
+ * is full. Characters dropped because of IGNPAR count as taken.
+ */
+size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
+			  const u8 *buf, size_t count)
+{
+	size_t done;
+
+	lockdep_assert_held(&src->pair->lock);
+	if (ttypair_rx_plain(src, dst)) {
+		/*
+		 * Insert and push under the lock that serialises every producer
+		 * of dst's flip buffer (the pty fix for CVE-2022-1462).
+		 */
+		done = tty_insert_flip_string(&dst->port, buf, count);
+	} else {
+		for (done = 0; done < count; done++)
+			if (!ttypair_rx_char(src, dst, buf[done]))
+				break;
+	}
+	if (done) {
+		tty_flip_buffer_push(&dst->port);
+		dst->stats.rx += done;
+		dst->icount.rx += done;
+	}
+	return done;
+}
+
+/**
+ * ttypair_rx_break() - a break arrives at an end
+ * @dst: the receiving end
+ *
+ * Nothing happens if the end is closed.
+ */
+void ttypair_rx_break(struct ttypair_port *dst)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dst->pair->lock, flags);
+	if (dst->active) {
+		ttypair_rx_break_locked(dst);
+		tty_flip_buffer_push(&dst->port);
+	}
+	spin_unlock_irqrestore(&dst->pair->lock, flags);
+}
+
+/**
+ * ttypair_rx_xchar() - a flow-control character arrives at an end
+ * @dst: the receiving end
+ * @ch: XOFF or XON of the sender
+ *
+ * Sent ahead of any queued data, as a UART's send_xchar, and whatever the
+ * sender's flow control state. Nothing happens if the end is closed.
+ */
+void ttypair_rx_xchar(struct ttypair_port *dst, u8 ch)
+{
+	struct ttypair_port *src = ttypair_peer(dst);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dst->pair->lock, flags);
+	if (dst->active && tty_insert_flip_char(&dst->port, ch, TTY_NORMAL)) {
+		tty_flip_buffer_push(&dst->port);
+		dst->stats.rx++;
+		dst->icount.rx++;
+		src->stats.tx++;
+		src->icount.tx++;
+	}
+	spin_unlock_irqrestore(&dst->pair->lock, flags);
+}
