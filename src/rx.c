@@ -14,6 +14,7 @@
  */
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/tty.h>
 #include <linux/tty_flip.h>
 
 #include "ttypair.h"

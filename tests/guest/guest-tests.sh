@@ -112,7 +112,7 @@ t_bad_settings_params() {
 step module_param_settings_invalid t_bad_settings_params
 
 t_settings_params() {
-	modprobe ttypair pairs=1 "wiring=dcd=!open ri=on" baud_emulation=1 strict=1 ||
+	modprobe ttypair pairs=1 "wiring=dcd=!open,ri=on" baud_emulation=1 strict=1 ||
 		return 1
 	w=$(cat /sys/module/ttypair/parameters/wiring)
 	[ "$w" = "cts=rts dsr=dtr dcd=!open ri=on" ] ||
