@@ -169,6 +169,8 @@ struct ttypair_stats {
  * @next: while bytes are queued, when the first of them has left the wire;
  *	when none are, when the line became free
  * @armed: @timer is started and will restart itself while bytes are queued
+ * @wake_retry: the writer waits for room in the peer's receive queue: wake
+ *	it when @timer fires
  * @timer: drains the FIFO at the line's rate
  *
  * All but @timer are protected by the pair's lock.
@@ -179,6 +181,7 @@ struct ttypair_txq {
 	unsigned int tail;
 	ktime_t next;
 	bool armed;
+	bool wake_retry;
 	struct hrtimer timer;
 };
 
@@ -198,6 +201,7 @@ struct ttypair_txq {
  *	TIOCM_CAR, TIOCM_RNG)
  * @wiring: what drives each of this end's inputs
  * @line: the line settings
+ * @x_char: XON or XOFF waiting for room in the peer's receive queue, or 0
  * @inject: a pending one-shot error, enum ttypair_inject
  * @low_latency: ASYNC_LOW_LATENCY as set with TIOCSSERIAL
  * @icount: TIOCGICOUNT's counters
@@ -217,6 +221,7 @@ struct ttypair_port {
 	unsigned int msr;
 	struct ttypair_wiring wiring;
 	struct ttypair_line line;
+	u8 x_char;
 	u8 inject;
 	bool low_latency;
 	struct ttypair_icount icount;
@@ -319,12 +324,14 @@ void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_wake_peer_writer(struct ttypair_port *tp);
+void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
+void ttypair_tx_reset(struct ttypair_port *tp);
 
 /* rx.c: what the receiving end sees: masking, errors, breaks */
 size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
 void ttypair_rx_break(struct ttypair_port *dst);
-void ttypair_rx_xchar(struct ttypair_port *dst, u8 ch);
+bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch);
 bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst);
 int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind);
 const char *ttypair_inject_name(enum ttypair_inject kind);

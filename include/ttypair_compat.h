@@ -75,6 +75,22 @@ static void fn##_compat(struct tty_struct *tty, struct ktermios *old)	\
 #endif
 
 /*
+ * tty_operations.send_xchar takes a u8 since 6.8, a char before.
+ */
+#ifdef TTYPAIR_HAVE_TTY_SEND_XCHAR_U8
+#define TTYPAIR_DEFINE_SEND_XCHAR_OP(fn)
+#define TTYPAIR_SEND_XCHAR_OP(fn)	fn
+#else
+#define TTYPAIR_DEFINE_SEND_XCHAR_OP(fn)				\
+static void fn##_compat(struct tty_struct *tty, char ch)		\
+{									\
+	fn(tty, (u8)ch);						\
+}
+
+#define TTYPAIR_SEND_XCHAR_OP(fn)	fn##_compat
+#endif
+
+/*
  * tty_port_operations.carrier_raised returns bool and .dtr_rts takes a bool
  * since about 6.2 (int before).
  */

@@ -164,7 +164,8 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 		noisy = true;
 	}
 
-	if (flag == TTY_NORMAL || !dst->line.ignpar) {
+	/* As a 16550 driver: errors are seen (and ignored) only with INPCK */
+	if (flag == TTY_NORMAL || !dst->line.inpck || !dst->line.ignpar) {
 		mark = dst->line.inpck ? flag : TTY_NORMAL;
 		if (!tty_insert_flip_char(&dst->port, ch, mark))
 			return false;
@@ -243,25 +244,24 @@ void ttypair_rx_break(struct ttypair_port *dst)
 }
 
 /**
- * ttypair_rx_xchar() - a flow-control character arrives at an end
- * @dst: the receiving end
+ * ttypair_rx_xchar_locked() - a flow-control character arrives at an end
+ * @dst: the receiving end, open
  * @ch: XOFF or XON of the sender
  *
- * Sent ahead of any queued data, as a UART's send_xchar, and whatever the
- * sender's flow control state. Nothing happens if the end is closed.
+ * Context: pair->lock held.
+ * Return: false if @dst's receive queue had no room for it.
  */
-void ttypair_rx_xchar(struct ttypair_port *dst, u8 ch)
+bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch)
 {
 	struct ttypair_port *src = ttypair_peer(dst);
-	unsigned long flags;
 
-	spin_lock_irqsave(&dst->pair->lock, flags);
-	if (dst->active && tty_insert_flip_char(&dst->port, ch, TTY_NORMAL)) {
-		tty_flip_buffer_push(&dst->port);
-		dst->stats.rx++;
-		dst->icount.rx++;
-		src->stats.tx++;
-		src->icount.tx++;
-	}
-	spin_unlock_irqrestore(&dst->pair->lock, flags);
+	lockdep_assert_held(&dst->pair->lock);
+	if (!tty_insert_flip_char(&dst->port, ch, TTY_NORMAL))
+		return false;
+	tty_flip_buffer_push(&dst->port);
+	dst->stats.rx++;
+	dst->icount.rx++;
+	src->stats.tx++;
+	src->icount.tx++;
+	return true;
 }

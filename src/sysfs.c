@@ -10,9 +10,12 @@
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/sysfs.h>
 
 #include "ttypair.h"
+
+static DEFINE_MUTEX(ttypair_wiring_lock);	/* serialises wiring writes */
 
 static struct ttypair_port *ttypair_dev_port(struct device *dev)
 {
@@ -40,14 +43,18 @@ static ssize_t wiring_store(struct device *dev, struct device_attribute *attr,
 	struct ttypair_port *tp = ttypair_dev_port(dev);
 	struct ttypair_wiring wiring;
 	unsigned long flags;
+	int ret;
 
+	/* A write names some inputs: read, change and write back as one. */
+	mutex_lock(&ttypair_wiring_lock);
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	wiring = tp->wiring;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
-	if (ttypair_wiring_parse(buf, &wiring))
-		return -EINVAL;
-	ttypair_set_wiring(tp, &wiring);
-	return count;
+	ret = ttypair_wiring_parse(buf, &wiring);
+	if (!ret)
+		ttypair_set_wiring(tp, &wiring);
+	mutex_unlock(&ttypair_wiring_lock);
+	return ret ?: count;
 }
 static DEVICE_ATTR_RW(wiring);
 

@@ -35,6 +35,7 @@ static int ttypair_install(struct tty_driver *driver, struct tty_struct *tty)
 		return ret;
 	}
 	tty->driver_data = tp;
+	ttypair_tx_reset(tp);
 	return 0;
 }
 
@@ -104,7 +105,7 @@ static void ttypair_throttle(struct tty_struct *tty)
 	struct ttypair_port *tp = tty->driver_data;
 
 	if (I_IXOFF(tty))
-		ttypair_rx_xchar(ttypair_peer(tp), STOP_CHAR(tty));
+		ttypair_send_xchar(tp, STOP_CHAR(tty));
 	if (C_CRTSCTS(tty))
 		ttypair_modem_set(tp, TIOCM_RTS, 0);
 }
@@ -119,12 +120,20 @@ static void ttypair_unthrottle(struct tty_struct *tty)
 	struct ttypair_port *tp = tty->driver_data;
 
 	if (I_IXOFF(tty))
-		ttypair_rx_xchar(ttypair_peer(tp), START_CHAR(tty));
+		ttypair_send_xchar(tp, START_CHAR(tty));
 	if (C_CRTSCTS(tty))
 		ttypair_modem_set(tp, 0, TIOCM_RTS);
 	ttypair_wake_peer_writer(tp);
 	ttypair_tx_kick(ttypair_peer(tp));
 }
+
+/* tcflow(TCIOFF/TCION): XOFF/XON go out ahead of queued data */
+static void ttypair_send_xchar_op(struct tty_struct *tty, u8 ch)
+{
+	ttypair_send_xchar(tty->driver_data, ch);
+}
+
+TTYPAIR_DEFINE_SEND_XCHAR_OP(ttypair_send_xchar_op)
 
 static void ttypair_stop(struct tty_struct *tty)
 {
@@ -221,6 +230,7 @@ static const struct tty_operations ttypair_tty_ops = {
 	.ioctl		 = ttypair_ioctl,
 	.throttle	 = ttypair_throttle,
 	.unthrottle	 = ttypair_unthrottle,
+	.send_xchar	 = TTYPAIR_SEND_XCHAR_OP(ttypair_send_xchar_op),
 	.stop		 = ttypair_stop,
 	.start		 = ttypair_start,
 	.set_termios	 = TTYPAIR_SET_TERMIOS_OP(ttypair_set_termios),

@@ -54,8 +54,42 @@ static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
 	return done;
 }
 
-/* Start the FIFO's timer for its first byte; lock held */
-static void ttypair_txq_start(struct ttypair_port *src, ktime_t now)
+/*
+ * The peer's receive queue is full and the writer waits for room: the tty
+ * core tells the driver when a reader makes room only through the
+ * unthrottle of n_tty, so also look again a little later (line
+ * disciplines such as PPP never throttle). Lock held.
+ */
+static void ttypair_tx_retry_wake(struct ttypair_port *src)
+{
+	struct ttypair_txq *q = &src->txq;
+
+	q->wake_retry = true;
+	if (!q->armed) {
+		q->armed = true;
+		hrtimer_start(&q->timer, ktime_add_ns(ktime_get(),
+						      TTYPAIR_RETRY_NS),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+}
+
+/* Deliver a pending XON/XOFF of @src to its peer, ahead of data; lock held */
+static void ttypair_tx_xchar(struct ttypair_port *src)
+{
+	struct ttypair_port *dst = ttypair_peer(src);
+
+	if (!src->x_char)
+		return;
+	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char))
+		return;		/* still no room: the peer's unthrottle retries */
+	src->x_char = 0;
+}
+
+/*
+ * Bytes entered an empty FIFO, or output resumes: the first of them leaves
+ * one character time after the line became free (or now). Lock held.
+ */
+static void ttypair_txq_begin(struct ttypair_port *src, ktime_t now)
 {
 	struct ttypair_txq *q = &src->txq;
 
@@ -63,6 +97,19 @@ static void ttypair_txq_start(struct ttypair_port *src, ktime_t now)
 		q->next = now;
 	q->next = ktime_add_ns(q->next, src->pair->baud_emulation ?
 			       src->line.char_ns : 0);
+}
+
+/*
+ * Start the FIFO's timer unless it runs already (then it finds the bytes
+ * itself): the timer is only ever started with armed clear, so that
+ * nothing starts it while its callback may still touch it. Lock held.
+ */
+static void ttypair_txq_arm(struct ttypair_port *src)
+{
+	struct ttypair_txq *q = &src->txq;
+
+	if (q->armed || !src->active || !ttypair_tx_allowed(src))
+		return;
 	q->armed = true;
 	hrtimer_start(&q->timer, q->next, HRTIMER_MODE_ABS_SOFT);
 }
@@ -137,6 +184,11 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 	unsigned long flags;
 
 	spin_lock_irqsave(&pair->lock, flags);
+	ttypair_tx_xchar(src);
+	if (src->txq.wake_retry) {
+		src->txq.wake_retry = false;
+		woken = true;
+	}
 	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken);
 	spin_unlock_irqrestore(&pair->lock, flags);
 
@@ -168,8 +220,14 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 	spin_lock_irqsave(&pair->lock, flags);
 	if (!count || !q->buf) {
 		done = 0;
+	} else if (!src->active) {
+		/* Hung up or closing: nothing leaves an end that is not open. */
+		done = count;
+		src->stats.discarded += count;
 	} else if (pair->baud_emulation || ttypair_txq_len(q)) {
 		/* Queue behind what the FIFO holds, keeping the order. */
+		if (!ttypair_txq_len(q))
+			ttypair_txq_begin(src, ktime_get());
 		while (done < count && ttypair_txq_len(q) < TTYPAIR_FIFO_SIZE) {
 			unsigned int off = q->head & (TTYPAIR_FIFO_SIZE - 1);
 			size_t n = min_t(size_t, count - done,
@@ -181,10 +239,11 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 			q->head += n;
 			done += n;
 		}
-		if (!q->armed && done && ttypair_tx_allowed(src))
-			ttypair_txq_start(src, ktime_get());
+		ttypair_txq_arm(src);
 	} else if (ttypair_tx_allowed(src)) {
 		done = ttypair_tx_deliver(src, buf, count);
+		if (done < count)
+			ttypair_tx_retry_wake(src);
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 
@@ -217,6 +276,8 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 		room = TTYPAIR_DISCARD_ROOM;
 	else
 		room = tty_buffer_space_avail(&dst->port);
+	if (!room && src->active && ttypair_tx_allowed(src))
+		ttypair_tx_retry_wake(src);
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 
 	return room;
@@ -268,10 +329,12 @@ void ttypair_tx_kick(struct ttypair_port *src)
 	unsigned long flags;
 
 	spin_lock_irqsave(&src->pair->lock, flags);
-	if (ttypair_txq_len(q) && ttypair_tx_allowed(src) && !q->armed) {
+	ttypair_tx_xchar(src);
+	if (ttypair_txq_len(q) && !q->armed) {
 		/* The first byte starts over: it had not left. */
 		q->next = ktime_get();
-		ttypair_txq_start(src, q->next);
+		ttypair_txq_begin(src, q->next);
+		ttypair_txq_arm(src);
 	}
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 	tty_port_tty_wakeup(&src->port);
@@ -341,21 +404,26 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 	unsigned long flags;
 	unsigned int changed;
 
-	if (!active)
-		hrtimer_cancel(&tp->txq.timer);
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->active = active;
 	if (active) {
-		tp->tx_stopped = false;
 		tp->breaking = false;
 	} else {
 		tp->stats.discarded += ttypair_txq_len(&tp->txq);
 		tp->txq.tail = tp->txq.head;
-		tp->txq.armed = false;
+		tp->x_char = 0;
 	}
 	changed = ttypair_inputs_refresh(peer);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
+	if (!active) {
+		/* Nothing arms the timer of an end that is not active. */
+		hrtimer_cancel(&tp->txq.timer);
+		spin_lock_irqsave(&tp->pair->lock, flags);
+		tp->txq.armed = false;
+		tp->txq.wake_retry = false;
+		spin_unlock_irqrestore(&tp->pair->lock, flags);
+	}
 	ttypair_inputs_notify(peer, changed);
 }
 
@@ -373,6 +441,41 @@ void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped)
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	if (!stopped)
 		ttypair_tx_kick(tp);
+}
+
+/**
+ * ttypair_send_xchar() - send XON or XOFF ahead of any queued data
+ * @src: the sending end
+ * @ch: the character
+ *
+ * As a UART's send_xchar: the character goes out even while the end's
+ * output is stopped. If the peer's receive queue is full it waits, and a
+ * later XON/XOFF replaces it; the peer's unthrottle sends it.
+ */
+void ttypair_send_xchar(struct ttypair_port *src, u8 ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&src->pair->lock, flags);
+	src->x_char = ch;
+	ttypair_tx_xchar(src);
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+}
+
+/**
+ * ttypair_tx_reset() - output state of an end for a new tty
+ * @tp: the end
+ *
+ * A new tty is not stopped by XOFF (an old one keeps its state across a
+ * hangup, and so does the end).
+ */
+void ttypair_tx_reset(struct ttypair_port *tp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	tp->tx_stopped = false;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
 }
 
 /**

@@ -876,7 +876,7 @@ static int baud_rate_accuracy(int idx, int a, int b)
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
 		unsigned int baud = rates[i].baud;
-		size_t n = baud / 10 * 12 / 10;	/* 1.2 s of wire time */
+		size_t n = baud / 10 * 25 / 10;	/* 2.5 s of wire time */
 		struct rx_clock rc = { .fd = b, .n = n };
 		struct sender s = { .fd = a, .n = n };
 		double rx_ideal = (n - 1) * 10.0 / baud, tx_ideal = n * 10.0 / baud;
@@ -2421,6 +2421,55 @@ static int t_baud_per_end_speed(void)
 	return with_pair(62, 0, 0, baud_per_end_speed);
 }
 
+/*
+ * tcflow(TCIOFF/TCION) sends XOFF/XON ahead of queued data, even while the
+ * end's own output is stopped (a UART's send_xchar): otherwise two ends
+ * that stopped each other could never restart.
+ */
+static int tcflow_xchar(int idx, int a, int b)
+{
+	unsigned char c;
+	int q;
+
+	if (emulation(idx, "1") || set_speed(a, B1200) ||
+	    set_iflag(a, 0, IXON))
+		return -1;
+	if (tcflow(a, TCIOFF))
+		return fail("tcflow(TCIOFF): %s", strerror(errno));
+	if (read_full(b, &c, 1, 3000) != 1 || c != 0x13)
+		return fail("B did not read XOFF after tcflow(TCIOFF)");
+	/* B stops A; A queues bytes it cannot send */
+	if (write(b, "\x13", 1) != 1)
+		return fail("write XOFF: %s", strerror(errno));
+	msleep(300);
+	if (write(a, "0123456789", 10) != 10)
+		return fail("write on A: %s", strerror(errno));
+	msleep(300);
+	if (ioctl(a, TIOCOUTQ, &q) || q != 10)
+		return fail("A's TIOCOUTQ is %d while stopped, expected 10", q);
+	if (tcflow(a, TCION))
+		return fail("tcflow(TCION): %s", strerror(errno));
+	if (read_full(b, &c, 1, 3000) != 1 || c != 0x11)
+		return fail("B did not read XON from a stopped A (got 0x%02x)", c);
+	if (readable(b, 300))
+		return fail("data left A while it was stopped");
+	if (write(b, "\x11", 1) != 1)
+		return fail("write XON: %s", strerror(errno));
+	{
+		char buf[10];
+
+		if (read_full(b, buf, 10, 3000) != 10 ||
+		    memcmp(buf, "0123456789", 10))
+			return fail("A's queued bytes did not follow XON");
+	}
+	return emulation(idx, "0");
+}
+
+static int t_tcflow_xchar(void)
+{
+	return with_pair(8, 0, 0, tcflow_xchar);
+}
+
 const struct test line_tests[] = {
 	{ "csize_masking", t_csize_masking, 20 },
 	{ "strict_off_no_errors", t_strict_off_no_errors, 20 },
@@ -2430,6 +2479,7 @@ const struct test line_tests[] = {
 	{ "strict_matching_7e1", t_strict_matching_7e1, 30 },
 	{ "strict_attr_invalid", t_strict_attr_invalid, 15 },
 	{ "baud_rate_accuracy", t_baud_rate_accuracy, 60 },
+	{ "tcflow_xchar", t_tcflow_xchar, 30 },
 	{ "baud_frame_bits", t_baud_frame_bits, 45 },
 	{ "baud_tiocoutq_tcdrain", t_baud_tiocoutq_tcdrain, 20 },
 	{ "baud_tcflush", t_baud_tcflush, 20 },
