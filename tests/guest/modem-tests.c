@@ -544,26 +544,6 @@ static int clear_clocal(char end, int idx)
 	return 0;
 }
 
-/*
- * Read up to n bytes, waiting up to ms for each; returns how many came
- * (fewer on a timeout, an error or end of file). Does not fail().
- */
-static size_t read_some(int fd, unsigned char *buf, size_t n, int ms)
-{
-	size_t got = 0;
-
-	while (got < n && readable(fd, ms) > 0) {
-		ssize_t r = read(fd, buf + got, n - got);
-
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	return got;
-}
-
 /* Exactly the len bytes of want must arrive on fd, then nothing more. */
 static int expect_bytes(int fd, const char *want, size_t len,
 			const char *what)
@@ -571,7 +551,7 @@ static int expect_bytes(int fd, const char *want, size_t len,
 	unsigned char got[16];
 	size_t n, i;
 
-	n = read_some(fd, got, len, WAIT_MS);
+	n = read_upto(fd, got, len, WAIT_MS);
 	for (i = 0; i < n; i++)
 		if (got[i] != (unsigned char)want[i])
 			return fail("%s: byte %zu is 0x%02x, expected 0x%02x",
@@ -579,7 +559,7 @@ static int expect_bytes(int fd, const char *want, size_t len,
 	if (n < len)
 		return fail("%s: %zu of %zu bytes arrived within %d ms",
 			    what, n, len, WAIT_MS);
-	n = read_some(fd, got, sizeof(got), QUIET_MS);
+	n = read_upto(fd, got, sizeof(got), QUIET_MS);
 	if (n)
 		return fail("%s: %zu more byte(s) arrived, the first 0x%02x",
 			    what, n, got[0]);

@@ -152,6 +152,22 @@ ssize_t write_full(int fd, const void *buf, size_t n)
 	return done;
 }
 
+size_t read_upto(int fd, void *buf, size_t n, int ms)
+{
+	size_t got = 0;
+
+	while (got < n && readable(fd, ms) > 0) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	return got;
+}
+
 size_t drain(int fd)
 {
 	char buf[4096];

@@ -33,6 +33,11 @@ int writable(int fd, int ms);
 /* Read exactly n bytes or fail after ms milliseconds without progress. */
 ssize_t read_full(int fd, void *buf, size_t n, int ms);
 ssize_t write_full(int fd, const void *buf, size_t n);
+/*
+ * Read up to n bytes, waiting up to ms for each; returns how many came
+ * (fewer on a timeout, an error or end of file). Does not fail().
+ */
+size_t read_upto(int fd, void *buf, size_t n, int ms);
 /* Read and discard whatever is readable now. */
 size_t drain(int fd);
 void msleep(unsigned int ms);
