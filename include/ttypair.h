@@ -31,6 +31,8 @@
 /* Baud rate reported by TIOCGSERIAL, and used for timing while at B0 */
 #define TTYPAIR_BAUD_BASE	115200U
 #define TTYPAIR_B0_BAUD		9600U
+/* Longest name of a pair made in configfs */
+#define TTYPAIR_PAIR_NAME_MAX	32
 /* Noise rates are errors per million characters */
 #define TTYPAIR_NOISE_MAX	1000000U
 
@@ -229,6 +231,14 @@ struct ttypair_port {
 	struct ttypair_txq txq;
 };
 
+/* The settings of a pair that sysfs and configfs read and write as text */
+enum ttypair_setting {
+	TTYPAIR_SET_BAUD_EMULATION,
+	TTYPAIR_SET_STRICT,
+	TTYPAIR_SET_NOISE_PPM,
+	TTYPAIR_SET_NOISE_SEED,
+};
+
 /**
  * struct ttypair_settings - the settings of a pair that user space chooses
  * @wiring: the wiring of both ends' inputs (a symmetric cable)
@@ -248,6 +258,9 @@ struct ttypair_settings {
  *	ttypair_port), the settings below, and serialises every insertion into
  *	either end's flip buffer
  * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
+ * @name: the name of a pair made in configfs; empty for the pairs made at
+ *	load time (pairs=)
+ * @dead: removed: opens fail; under @lock
  * @baud_emulation: bytes leave at the sender's line rate
  * @strict: mismatched line settings produce framing and parity errors
  * @noise_ppm: errors per million characters received, on both ends
@@ -264,6 +277,8 @@ struct ttypair_pair {
 	struct kref kref;
 	spinlock_t lock;		/* the data path lock, see above */
 	unsigned int index;
+	char name[TTYPAIR_PAIR_NAME_MAX + 1];
+	bool dead;
 	bool baud_emulation;
 	bool strict;
 	u32 noise_ppm;
@@ -297,6 +312,7 @@ static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 
 /* main.c: the module parameters */
 extern struct ttypair_settings ttypair_defaults;
+extern unsigned int ttypair_max_pairs;
 
 /* tty.c: the two tty drivers and the tty/tty_port operations */
 int ttypair_tty_register(void);
@@ -306,7 +322,8 @@ void ttypair_tty_remove_port(struct ttypair_port *tp);
 void ttypair_tty_port_init(struct ttypair_port *tp);
 
 /* pair.c: pair objects and the registry of pairs */
-int ttypair_pair_create(unsigned int index);
+struct ttypair_pair *ttypair_pair_create(int index, const char *name);
+void ttypair_pair_destroy(struct ttypair_pair *pair);
 void ttypair_pair_destroy_all(void);
 struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 					 unsigned int index);
@@ -360,7 +377,19 @@ int ttypair_break(struct ttypair_port *tp, bool on);
 void ttypair_get_serial(struct ttypair_port *tp, struct serial_struct *ss);
 int ttypair_set_serial(struct ttypair_port *tp, struct serial_struct *ss);
 
-/* sysfs.c: attributes of the tty devices */
+/* sysfs.c: settings as text, and the attributes of the tty devices */
 extern const struct attribute_group *ttypair_attr_groups[];
+ssize_t ttypair_wiring_show(struct ttypair_port *tp, char *buf);
+ssize_t ttypair_wiring_store(struct ttypair_port *tp, const char *buf,
+			     size_t count);
+ssize_t ttypair_setting_show(struct ttypair_pair *pair,
+			     enum ttypair_setting which, char *buf);
+ssize_t ttypair_setting_store(struct ttypair_pair *pair,
+			      enum ttypair_setting which, const char *buf,
+			      size_t count);
+
+/* configfs.c: named pairs made and removed at run time */
+int ttypair_configfs_register(void);
+void ttypair_configfs_unregister(void);
 
 #endif /* TTYPAIR_H */

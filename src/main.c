@@ -22,6 +22,11 @@ MODULE_PARM_DESC(pairs, "Number of port pairs created at load time (default "
 		 __stringify(TTYPAIR_DEFAULT_PAIRS) ", 0 to "
 		 __stringify(TTYPAIR_MAX_PAIRS) ")");
 
+unsigned int ttypair_max_pairs = TTYPAIR_MAX_PAIRS;
+module_param_named(max_pairs, ttypair_max_pairs, uint, 0444);
+MODULE_PARM_DESC(max_pairs, "Most pairs that may exist at once, pairs= and configfs together (default and at most "
+		 __stringify(TTYPAIR_MAX_PAIRS) ")");
+
 /* The settings new pairs start with */
 struct ttypair_settings ttypair_defaults = {
 	.wiring = TTYPAIR_NULL_MODEM_WIRING,
@@ -76,22 +81,37 @@ static int __init ttypair_init(void)
 		return -EINVAL;
 	}
 
+	if (ttypair_max_pairs > TTYPAIR_MAX_PAIRS ||
+	    ttypair_max_pairs < (unsigned int)pairs) {
+		pr_err("max_pairs=%u is invalid: expected a number from pairs (%d) to %d\n",
+		       ttypair_max_pairs, pairs, TTYPAIR_MAX_PAIRS);
+		return -EINVAL;
+	}
+
 	ret = ttypair_tty_register();
 	if (ret)
 		return ret;
 
 	for (i = 0; i < pairs; i++) {
-		ret = ttypair_pair_create(i);
-		if (ret)
+		struct ttypair_pair *pair = ttypair_pair_create(i, NULL);
+
+		if (IS_ERR(pair)) {
+			ret = PTR_ERR(pair);
 			goto error_destroy_pairs;
+		}
 	}
+
+	ret = ttypair_configfs_register();
+	if (ret)
+		goto error_destroy_pairs;
 
 	pr_info("version %s loaded, %d pairs (/dev/%s<n> <-> /dev/%s<n>)\n",
 		TTYPAIR_VERSION, pairs, TTYPAIR_NAME_A, TTYPAIR_NAME_B);
 	return 0;
 
 error_destroy_pairs:
-	pr_err("creating pair %d failed: %d\n", i, ret);
+	if (i < pairs)
+		pr_err("creating pair %d failed: %d\n", i, ret);
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();
 	return ret;
@@ -99,6 +119,7 @@ error_destroy_pairs:
 
 static void __exit ttypair_exit(void)
 {
+	ttypair_configfs_unregister();
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();
 	pr_info("unloaded\n");

@@ -18,6 +18,7 @@
 
 static DEFINE_MUTEX(ttypair_registry_lock);	/* protects ttypair_pairs */
 static DEFINE_IDR(ttypair_pairs);		/* index -> struct ttypair_pair */
+static unsigned int ttypair_nr_pairs;		/* in ttypair_pairs; registry lock */
 
 static void ttypair_pair_release(struct kref *kref)
 {
@@ -66,7 +67,7 @@ struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 	return pair ? ttypair_end(pair, id) : NULL;
 }
 
-static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
+static struct ttypair_pair *ttypair_pair_alloc(int index)
 {
 	struct ttypair_pair *pair;
 	int i;
@@ -77,7 +78,6 @@ static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
 
 	kref_init(&pair->kref);
 	spin_lock_init(&pair->lock);
-	pair->index = index;
 	pair->baud_emulation = ttypair_defaults.baud_emulation;
 	pair->strict = ttypair_defaults.strict;
 	ttypair_noise_seed(pair, 0);
@@ -101,6 +101,23 @@ static struct ttypair_pair *ttypair_pair_alloc(unsigned int index)
 	return pair;
 }
 
+/* Out of the registry: lookups (new opens) no longer find it. */
+static void ttypair_pair_unlink(struct ttypair_pair *pair)
+{
+	unsigned long flags;
+
+	mutex_lock(&ttypair_registry_lock);
+	if (idr_find(&ttypair_pairs, pair->index) == pair) {
+		idr_remove(&ttypair_pairs, pair->index);
+		ttypair_nr_pairs--;
+	}
+	mutex_unlock(&ttypair_registry_lock);
+	/* an open between its lookup and its activate fails (tty.c) */
+	spin_lock_irqsave(&pair->lock, flags);
+	pair->dead = true;
+	spin_unlock_irqrestore(&pair->lock, flags);
+}
+
 static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 {
 	int i;
@@ -111,45 +128,75 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 
 /**
  * ttypair_pair_create() - create a pair and register its two tty devices
- * @index: line number for both ends
+ * @index: line number for both ends, or -1 for the lowest free one
+ * @name: the pair's name (configfs), or NULL for a pair of the pairs=
+ *	parameter
  *
- * Return: 0, or a negative errno (-EBUSY if the index is taken).
+ * Return: the pair, holding the registry's reference (dropped by
+ * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken,
+ * -ENOSPC if max_pairs pairs exist.
  */
-int ttypair_pair_create(unsigned int index)
+struct ttypair_pair *ttypair_pair_create(int index, const char *name)
 {
 	struct ttypair_pair *pair;
 	int ret, i;
 
 	if (index >= TTYPAIR_MAX_PAIRS)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 
 	pair = ttypair_pair_alloc(index);
 	if (IS_ERR(pair))
-		return PTR_ERR(pair);
+		return pair;
+	if (name)
+		strscpy(pair->name, name, sizeof(pair->name));
 
 	mutex_lock(&ttypair_registry_lock);
-	ret = idr_alloc(&ttypair_pairs, pair, index, index + 1, GFP_KERNEL);
-	mutex_unlock(&ttypair_registry_lock);
-	if (ret < 0) {
-		ret = ret == -ENOSPC ? -EBUSY : ret;
-		goto error_put;
+	if (ttypair_nr_pairs >= ttypair_max_pairs)
+		ret = -ENOSPC;
+	else if (index < 0)
+		ret = idr_alloc(&ttypair_pairs, pair, 0, TTYPAIR_MAX_PAIRS,
+				GFP_KERNEL);
+	else
+		ret = idr_alloc(&ttypair_pairs, pair, index, index + 1,
+				GFP_KERNEL);
+	if (index >= 0 && ret == -ENOSPC && ttypair_nr_pairs < ttypair_max_pairs)
+		ret = -EBUSY;
+	if (ret >= 0) {
+		pair->index = ret;
+		ttypair_nr_pairs++;
 	}
+	mutex_unlock(&ttypair_registry_lock);
+	if (ret < 0)
+		goto error_put;
 
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
 		ret = ttypair_tty_add_port(ttypair_end(pair, i));
 		if (ret)
 			goto error_unregister;
 	}
-	return 0;
+	return pair;
 
 error_unregister:
+	ttypair_pair_unlink(pair);
 	ttypair_pair_remove_devices(pair);
-	mutex_lock(&ttypair_registry_lock);
-	idr_remove(&ttypair_pairs, index);
-	mutex_unlock(&ttypair_registry_lock);
 error_put:
 	ttypair_pair_put(pair);
-	return ret;
+	return ERR_PTR(ret);
+}
+
+/**
+ * ttypair_pair_destroy() - remove a pair
+ * @pair: a pair made by ttypair_pair_create(); its registry reference goes
+ *
+ * New opens fail from now on; open ends are hung up (reads return end of
+ * file, writes EIO), their devices unregistered, and the memory is freed
+ * when the last of them is closed.
+ */
+void ttypair_pair_destroy(struct ttypair_pair *pair)
+{
+	ttypair_pair_unlink(pair);
+	ttypair_pair_remove_devices(pair);
+	ttypair_pair_put(pair);
 }
 
 /**
@@ -166,14 +213,10 @@ void ttypair_pair_destroy_all(void)
 		id = 0;
 		mutex_lock(&ttypair_registry_lock);
 		pair = idr_get_next(&ttypair_pairs, &id);
-		if (pair)
-			idr_remove(&ttypair_pairs, id);
 		mutex_unlock(&ttypair_registry_lock);
 		if (!pair)
 			break;
-
-		ttypair_pair_remove_devices(pair);
-		ttypair_pair_put(pair);
+		ttypair_pair_destroy(pair);
 	}
 	idr_destroy(&ttypair_pairs);
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ttypair - sysfs attributes of the tty devices (docs/ABI/): the wiring
- * and the one-shot error injection of an end, and the settings of its pair
- * (baud-rate emulation, strict line settings, noise), which read and write
- * the same on both ends' devices.
+ * ttypair - the settings of an end and of its pair as text, and the sysfs
+ * attributes of the tty devices (docs/ABI/): what the end is (pair name,
+ * end, peer), its counters, its wiring and one-shot error injection, and
+ * the settings of its pair (baud-rate emulation, strict line settings,
+ * noise), which read and write the same on both ends' devices and in the
+ * pair's configfs directory.
  *
  * A value that does not parse or is out of range is refused with -EINVAL
  * and changes nothing.
@@ -17,15 +19,15 @@
 
 static DEFINE_MUTEX(ttypair_wiring_lock);	/* serialises wiring writes */
 
-static struct ttypair_port *ttypair_dev_port(struct device *dev)
+/**
+ * ttypair_wiring_show() - the wiring of an end, as text with a newline
+ * @tp: the end
+ * @buf: a page
+ *
+ * Return: the length of the text.
+ */
+ssize_t ttypair_wiring_show(struct ttypair_port *tp, char *buf)
 {
-	return dev_get_drvdata(dev);
-}
-
-static ssize_t wiring_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	struct ttypair_port *tp = ttypair_dev_port(dev);
 	struct ttypair_wiring wiring;
 	unsigned long flags;
 	int len;
@@ -37,10 +39,17 @@ static ssize_t wiring_show(struct device *dev, struct device_attribute *attr,
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
-static ssize_t wiring_store(struct device *dev, struct device_attribute *attr,
-			    const char *buf, size_t count)
+/**
+ * ttypair_wiring_store() - rewire some inputs of an end, as a text says
+ * @tp: the end
+ * @buf: see ttypair_wiring_parse()
+ * @count: length of @buf
+ *
+ * Return: @count, or -EINVAL (nothing changed).
+ */
+ssize_t ttypair_wiring_store(struct ttypair_port *tp, const char *buf,
+			     size_t count)
 {
-	struct ttypair_port *tp = ttypair_dev_port(dev);
 	struct ttypair_wiring wiring;
 	unsigned long flags;
 	int ret;
@@ -55,6 +64,99 @@ static ssize_t wiring_store(struct device *dev, struct device_attribute *attr,
 		ttypair_set_wiring(tp, &wiring);
 	mutex_unlock(&ttypair_wiring_lock);
 	return ret ?: count;
+}
+
+/**
+ * ttypair_setting_show() - a setting of a pair, as text with a newline
+ * @pair: the pair
+ * @which: the setting
+ * @buf: a page
+ *
+ * Return: the length of the text.
+ */
+ssize_t ttypair_setting_show(struct ttypair_pair *pair,
+			     enum ttypair_setting which, char *buf)
+{
+	unsigned long flags;
+	u64 val = 0;
+
+	spin_lock_irqsave(&pair->lock, flags);
+	switch (which) {
+	case TTYPAIR_SET_BAUD_EMULATION:
+		val = pair->baud_emulation;
+		break;
+	case TTYPAIR_SET_STRICT:
+		val = pair->strict;
+		break;
+	case TTYPAIR_SET_NOISE_PPM:
+		val = pair->noise_ppm;
+		break;
+	case TTYPAIR_SET_NOISE_SEED:
+		val = pair->noise_seed;
+		break;
+	}
+	spin_unlock_irqrestore(&pair->lock, flags);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+/**
+ * ttypair_setting_store() - change a setting of a pair
+ * @pair: the pair
+ * @which: the setting
+ * @buf: a decimal number: 0 or 1 for the switches, 0 to 1000000 for the
+ *	noise rate, any unsigned 64-bit number for the seed
+ * @count: length of @buf
+ *
+ * Return: @count, or -EINVAL (nothing changed).
+ */
+ssize_t ttypair_setting_store(struct ttypair_pair *pair,
+			      enum ttypair_setting which, const char *buf,
+			      size_t count)
+{
+	u64 max = which == TTYPAIR_SET_NOISE_SEED ? U64_MAX :
+		  which == TTYPAIR_SET_NOISE_PPM ? TTYPAIR_NOISE_MAX : 1;
+	unsigned long flags;
+	u64 val;
+
+	if (kstrtou64(buf, 10, &val) || val > max)
+		return -EINVAL;
+	spin_lock_irqsave(&pair->lock, flags);
+	switch (which) {
+	case TTYPAIR_SET_BAUD_EMULATION:
+		pair->baud_emulation = val;
+		break;
+	case TTYPAIR_SET_STRICT:
+		pair->strict = val;
+		break;
+	case TTYPAIR_SET_NOISE_PPM:
+		pair->noise_ppm = val;
+		break;
+	case TTYPAIR_SET_NOISE_SEED:
+		ttypair_noise_seed(pair, val);
+		break;
+	}
+	spin_unlock_irqrestore(&pair->lock, flags);
+	/* Queued bytes move on at the new pace (or at once). */
+	ttypair_tx_kick(&pair->a);
+	ttypair_tx_kick(&pair->b);
+	return count;
+}
+
+static struct ttypair_port *ttypair_dev_port(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+static ssize_t wiring_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return ttypair_wiring_show(ttypair_dev_port(dev), buf);
+}
+
+static ssize_t wiring_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	return ttypair_wiring_store(ttypair_dev_port(dev), buf, count);
 }
 static DEVICE_ATTR_RW(wiring);
 
@@ -92,123 +194,85 @@ static ssize_t inject_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(inject);
 
-/* A boolean setting of the pair, at @offset in struct ttypair_pair */
-static ssize_t ttypair_pair_bool_show(struct device *dev, char *buf,
-				      size_t offset)
+#define TTYPAIR_DEVICE_SETTING(_name, _which)				\
+static const enum ttypair_setting _name##_setting = _which;		\
+									\
+static ssize_t _name##_show(struct device *dev,			\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return ttypair_setting_show(ttypair_dev_port(dev)->pair,	\
+				    _name##_setting, buf);		\
+}									\
+									\
+static ssize_t _name##_store(struct device *dev,			\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	return ttypair_setting_store(ttypair_dev_port(dev)->pair,	\
+				     _name##_setting, buf, count);	\
+}									\
+static DEVICE_ATTR_RW(_name)
+
+TTYPAIR_DEVICE_SETTING(baud_emulation, TTYPAIR_SET_BAUD_EMULATION);
+TTYPAIR_DEVICE_SETTING(strict, TTYPAIR_SET_STRICT);
+TTYPAIR_DEVICE_SETTING(noise_ppm, TTYPAIR_SET_NOISE_PPM);
+TTYPAIR_DEVICE_SETTING(noise_seed, TTYPAIR_SET_NOISE_SEED);
+
+/* The pair's configfs name; empty for a pair of the pairs= parameter */
+static ssize_t pair_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
 {
-	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
-
-	return sysfs_emit(buf, "%d\n", *(bool *)((char *)pair + offset));
+	return sysfs_emit(buf, "%s\n", ttypair_dev_port(dev)->pair->name);
 }
+static DEVICE_ATTR_RO(pair);
 
-static ssize_t ttypair_pair_bool_store(struct device *dev, const char *buf,
-				       size_t count, size_t offset)
+static ssize_t end_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%c\n",
+			  ttypair_dev_port(dev)->id == TTYPAIR_END_A ? 'a' : 'b');
+}
+static DEVICE_ATTR_RO(end);
+
+static ssize_t peer_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
 {
 	struct ttypair_port *tp = ttypair_dev_port(dev);
-	struct ttypair_pair *pair = tp->pair;
-	unsigned long flags;
-	unsigned int val;
 
-	if (kstrtouint(buf, 10, &val) || val > 1)
-		return -EINVAL;
-	spin_lock_irqsave(&pair->lock, flags);
-	*(bool *)((char *)pair + offset) = val;	/* 0 or 1 */
-	spin_unlock_irqrestore(&pair->lock, flags);
-	/* Queued bytes move on at the new pace (or at once). */
-	ttypair_tx_kick(&pair->a);
-	ttypair_tx_kick(&pair->b);
-	return count;
+	return sysfs_emit(buf, "%s%u\n", tp->id == TTYPAIR_END_A ?
+			  TTYPAIR_NAME_B : TTYPAIR_NAME_A, tp->pair->index);
 }
+static DEVICE_ATTR_RO(peer);
 
-static ssize_t baud_emulation_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	return ttypair_pair_bool_show(dev, buf,
-				      offsetof(struct ttypair_pair,
-					       baud_emulation));
-}
+/* The byte counters of struct ttypair_stats, one file each */
+#define TTYPAIR_DEVICE_COUNTER(_name, _field)				\
+static ssize_t _name##_show(struct device *dev,			\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct ttypair_port *tp = ttypair_dev_port(dev);		\
+	unsigned long flags;						\
+	u64 val;							\
+									\
+	spin_lock_irqsave(&tp->pair->lock, flags);			\
+	val = tp->stats._field;						\
+	spin_unlock_irqrestore(&tp->pair->lock, flags);			\
+	return sysfs_emit(buf, "%llu\n", val);				\
+}									\
+static DEVICE_ATTR_RO(_name)
 
-static ssize_t baud_emulation_store(struct device *dev,
-				    struct device_attribute *attr,
-				    const char *buf, size_t count)
-{
-	return ttypair_pair_bool_store(dev, buf, count,
-				       offsetof(struct ttypair_pair,
-						baud_emulation));
-}
-static DEVICE_ATTR_RW(baud_emulation);
-
-static ssize_t strict_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	return ttypair_pair_bool_show(dev, buf,
-				      offsetof(struct ttypair_pair, strict));
-}
-
-static ssize_t strict_store(struct device *dev, struct device_attribute *attr,
-			    const char *buf, size_t count)
-{
-	return ttypair_pair_bool_store(dev, buf, count,
-				       offsetof(struct ttypair_pair, strict));
-}
-static DEVICE_ATTR_RW(strict);
-
-static ssize_t noise_ppm_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(pair->noise_ppm));
-}
-
-static ssize_t noise_ppm_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
-{
-	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
-	unsigned long flags;
-	u32 ppm;
-
-	if (kstrtou32(buf, 10, &ppm) || ppm > TTYPAIR_NOISE_MAX)
-		return -EINVAL;
-	spin_lock_irqsave(&pair->lock, flags);
-	pair->noise_ppm = ppm;
-	spin_unlock_irqrestore(&pair->lock, flags);
-	return count;
-}
-static DEVICE_ATTR_RW(noise_ppm);
-
-static ssize_t noise_seed_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
-	unsigned long flags;
-	u64 seed;
-
-	spin_lock_irqsave(&pair->lock, flags);
-	seed = pair->noise_seed;
-	spin_unlock_irqrestore(&pair->lock, flags);
-	return sysfs_emit(buf, "%llu\n", seed);
-}
-
-static ssize_t noise_seed_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
-	unsigned long flags;
-	u64 seed;
-
-	if (kstrtou64(buf, 10, &seed))
-		return -EINVAL;
-	spin_lock_irqsave(&pair->lock, flags);
-	ttypair_noise_seed(pair, seed);
-	spin_unlock_irqrestore(&pair->lock, flags);
-	return count;
-}
-static DEVICE_ATTR_RW(noise_seed);
+TTYPAIR_DEVICE_COUNTER(rx_bytes, rx);
+TTYPAIR_DEVICE_COUNTER(tx_bytes, tx);
+TTYPAIR_DEVICE_COUNTER(discarded_bytes, discarded);
+TTYPAIR_DEVICE_COUNTER(injected_errors, injected);
 
 static struct attribute *ttypair_attrs[] = {
+	&dev_attr_pair.attr,
+	&dev_attr_end.attr,
+	&dev_attr_peer.attr,
+	&dev_attr_rx_bytes.attr,
+	&dev_attr_tx_bytes.attr,
+	&dev_attr_discarded_bytes.attr,
+	&dev_attr_injected_errors.attr,
 	&dev_attr_wiring.attr,
 	&dev_attr_inject.attr,
 	&dev_attr_baud_emulation.attr,

@@ -250,8 +250,16 @@ static const struct tty_operations ttypair_tty_ops = {
 static int ttypair_port_activate(struct tty_port *port, struct tty_struct *tty)
 {
 	struct ttypair_port *tp = container_of(port, struct ttypair_port, port);
+	unsigned long flags;
+	bool dead;
 	int ret;
 
+	/* The pair was removed after this open found it. */
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	dead = tp->pair->dead;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	if (dead)
+		return -ENODEV;
 	ret = ttypair_tx_alloc(tp);
 	if (ret)
 		return ret;

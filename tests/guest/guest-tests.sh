@@ -187,3 +187,6 @@ t_reload() {
 	done
 }
 step module_reload_cycles t_reload
+
+# --- run-time pair management: configfs, device attributes, churn ---------
+. "$T/manage-tests.sh"

@@ -1,0 +1,205 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest tests of run-time pair management: configfs (mkdir/rmdir of named
+# pairs, their attributes, bad names and values, max_pairs, removal while
+# the ends are open), the information attributes of the tty devices, and
+# a churn of 1000 pairs that must leave no memory behind. Sourced by
+# guest-tests.sh after tap.sh, with the module NOT loaded; leaves it
+# unloaded.
+T=${T:-/opt/ttypair-tests}
+CFG=/sys/kernel/config/ttypair
+
+# Start from nothing: no pair directory, module unloaded (a failed test
+# must not fail the next ones).
+mgmt_reset() {
+	if [ -d "$CFG" ]; then
+		for _d in "$CFG"/*; do
+			[ -d "$_d" ] && rmdir "$_d"
+		done
+	fi
+	[ ! -d /sys/module/ttypair ] || rmmod ttypair
+}
+
+mgmt_load() {
+	mgmt_reset
+	modprobe ttypair "$@" || return 1
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config || return 1
+	[ -d "$CFG" ] || { echo "no $CFG after modprobe"; return 1; }
+}
+
+# mgmt_expect_fail ERRNO-TEXT COMMAND...: COMMAND fails, saying ERRNO-TEXT
+mgmt_expect_fail() {
+	_want=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		echo "'$*' succeeded"
+		return 1
+	fi
+	case $_out in
+	*"$_want"*) ;;
+	*) echo "'$*' failed with '$_out', expected '$_want'"; return 1 ;;
+	esac
+}
+
+# mgmt_write FILE VALUE: one write(2) of VALUE, failing with its error
+# (coreutils' printf: dash's builtin reports every error as an I/O error)
+mgmt_write() {
+	/usr/bin/printf '%s' "$2" > "$1"
+}
+
+t_configfs_depends() {
+	deps=$(modinfo -F depends ttypair)
+	case ",$deps," in
+	*,configfs,*) ;;
+	*) grep -q '^CONFIG_CONFIGFS_FS=y' "/boot/config-$(uname -r)" ||
+		{ echo "ttypair does not depend on configfs (depends: '$deps')"; return 1; } ;;
+	esac
+	mgmt_load pairs=1 || return 1
+	[ -d /sys/module/configfs ] || grep -q '^CONFIG_CONFIGFS_FS=y' "/boot/config-$(uname -r)" ||
+		{ echo "configfs was not loaded with ttypair"; return 1; }
+	[ -z "$(ls "$CFG")" ] || { echo "$CFG is not empty: $(ls "$CFG")"; return 1; }
+	rmmod ttypair
+}
+step configfs_modprobe_pulls_configfs t_configfs_depends
+
+t_configfs_create_remove() {
+	mgmt_load pairs=2 || return 1
+	mkdir "$CFG/modbus" || return 1
+	udevadm settle 2>/dev/null
+	a=$(cat "$CFG/modbus/device_a") b=$(cat "$CFG/modbus/device_b")
+	[ "$a $b" = "ttyVPA2 ttyVPB2" ] || { echo "devices '$a' '$b', expected ttyVPA2 ttyVPB2"; return 1; }
+	[ -c "/dev/$a" ] && [ -c "/dev/$b" ] || { echo "no /dev/$a or /dev/$b"; return 1; }
+	for e in a b; do
+		d=$(cat "$CFG/modbus/device_$e")
+		p=$(cat "/sys/class/tty/$d/pair") n=$(cat "/sys/class/tty/$d/end")
+		[ "$p $n" = "modbus $e" ] || { echo "$d: pair '$p' end '$n'"; return 1; }
+	done
+	[ "$(cat /sys/class/tty/ttyVPA2/peer)" = ttyVPB2 ] && [ "$(cat /sys/class/tty/ttyVPB2/peer)" = ttyVPA2 ] ||
+		{ echo "peer attributes wrong"; return 1; }
+	[ -z "$(cat /sys/class/tty/ttyVPA0/pair)" ] || { echo "a static pair has a name"; return 1; }
+	"$T/ttypair-test" --pairs 3 pairing > /run/mgmt.out 2>&1 ||
+		{ cat /run/mgmt.out; return 1; }
+	[ "$(cat /sys/class/tty/ttyVPA2/tx_bytes)" -gt 0 ] && [ "$(cat /sys/class/tty/ttyVPB2/rx_bytes)" -gt 0 ] ||
+		{ echo "counters did not move: tx $(cat /sys/class/tty/ttyVPA2/tx_bytes) rx $(cat /sys/class/tty/ttyVPB2/rx_bytes)"; return 1; }
+	mkdir "$CFG/gps" || return 1
+	[ "$(cat "$CFG/gps/device_a")" = ttyVPA3 ] || { echo "second pair not at index 3"; return 1; }
+	rmdir "$CFG/modbus" "$CFG/gps" || return 1
+	udevadm settle 2>/dev/null
+	[ ! -e /dev/ttyVPA2 ] && [ ! -e /dev/ttyVPB3 ] || { echo "device nodes left after rmdir"; return 1; }
+	[ -c /dev/ttyVPA1 ] || { echo "a static pair went away"; return 1; }
+	rmmod ttypair
+}
+step configfs_create_remove t_configfs_create_remove
+
+t_configfs_settings() {
+	mgmt_load pairs=0 || return 1
+	mkdir "$CFG/p" || return 1
+	d=$CFG/p
+	mgmt_write "$d/wiring_b" "dcd=on" || return 1
+	[ "$(cat "$d/wiring_b")" = "cts=rts dsr=dtr dcd=on ri=off" ] || { echo "wiring_b: $(cat "$d/wiring_b")"; return 1; }
+	[ "$(cat /sys/class/tty/ttyVPB0/wiring)" = "cts=rts dsr=dtr dcd=on ri=off" ] ||
+		{ echo "the device does not show configfs's wiring"; return 1; }
+	[ "$(cat "$d/wiring_a")" = "cts=rts dsr=dtr dcd=dtr ri=off" ] || { echo "wiring_a changed"; return 1; }
+	for kv in baud_emulation=1 strict=1 noise_ppm=250 noise_seed=42; do
+		k=${kv%%=*} v=${kv#*=}
+		mgmt_write "$d/$k" "$v" || return 1
+		[ "$(cat "$d/$k")" = "$v" ] && [ "$(cat "/sys/class/tty/ttyVPA0/$k")" = "$v" ] ||
+			{ echo "$k: configfs $(cat "$d/$k"), sysfs $(cat "/sys/class/tty/ttyVPA0/$k")"; return 1; }
+	done
+	for kv in wiring_a=cts=nothing wiring_b=xyz baud_emulation=2 strict=yes \
+		noise_ppm=1000001 noise_ppm=-1 noise_seed=abc; do
+		k=${kv%%=*} v=${kv#*=}
+		before=$(cat "$d/$k")
+		mgmt_expect_fail "Invalid argument" mgmt_write "$d/$k" "$v" || return 1
+		[ "$(cat "$d/$k")" = "$before" ] || { echo "$k changed after '$v'"; return 1; }
+	done
+	mgmt_expect_fail "" mgmt_write "$d/device_a" "x" || return 1
+	rmdir "$d" && rmmod ttypair
+}
+step configfs_settings_and_bad_values t_configfs_settings
+
+t_configfs_bad_names() {
+	mgmt_load pairs=0 || return 1
+	long=abcdefghijklmnopqrstuvwxyz0123456	# 33 characters
+	for n in "$long" "a b" "a:b" ".hidden" "-x" "a@b" "é"; do
+		mgmt_expect_fail "Invalid argument" mkdir "$CFG/$n" || return 1
+	done
+	mkdir "$CFG/ok.name_1-2" || return 1
+	mgmt_expect_fail "File exists" mkdir "$CFG/ok.name_1-2" || return 1
+	rmdir "$CFG/ok.name_1-2" || return 1
+	mgmt_expect_fail "No such file" rmdir "$CFG/ok.name_1-2" || return 1
+	[ -z "$(ls "$CFG")" ] || { echo "left: $(ls "$CFG")"; return 1; }
+	rmmod ttypair
+}
+step configfs_bad_names t_configfs_bad_names
+
+t_configfs_max_pairs() {
+	mgmt_reset
+	mgmt_expect_fail "Invalid argument" modprobe ttypair pairs=3 max_pairs=2 || return 1
+	mgmt_load pairs=1 max_pairs=3 || return 1
+	mkdir "$CFG/x1" "$CFG/x2" || return 1
+	dmesg -C
+	mgmt_expect_fail "No space left" mkdir "$CFG/x3" || return 1
+	dmesg | grep -q "max_pairs (3) pairs exist" || { echo "no log line for max_pairs"; return 1; }
+	rmdir "$CFG/x2" && mkdir "$CFG/x3" || return 1
+	rmdir "$CFG/x1" "$CFG/x3" && rmmod ttypair
+}
+step configfs_max_pairs t_configfs_max_pairs
+
+t_configfs_rmdir_open() {
+	mgmt_load pairs=0 || return 1
+	mkdir "$CFG/busy" || return 1
+	udevadm settle 2>/dev/null
+	exec 5<>/dev/ttyVPA0 6<>/dev/ttyVPB0
+	stty -F /dev/ttyVPA0 raw -echo
+	# the module cannot go while a directory exists
+	mgmt_expect_fail "in use" rmmod ttypair || return 1
+	rmdir "$CFG/busy" || return 1
+	# hung up: end of file on read, EIO on write
+	r=$(timeout 5 head -c 1 <&5 | wc -c) || { echo "read on a removed pair hangs"; return 1; }
+	[ "$r" = 0 ] || { echo "read $r bytes from a removed pair"; return 1; }
+	mgmt_expect_fail "Input/output error" sh -c '/usr/bin/printf x >&6' || return 1
+	exec 5>&- 6>&-
+	udevadm settle 2>/dev/null
+	[ ! -e /dev/ttyVPA0 ] || { echo "/dev/ttyVPA0 left"; return 1; }
+	rmmod ttypair || return 1
+}
+step configfs_rmdir_while_open t_configfs_rmdir_open
+
+# Objects in use in the kmalloc caches of 1 to 8 KiB, where a pair (about
+# 2 KiB) and a transmit FIFO (4 KiB) come from.
+mgmt_slab() {
+	awk '$1 ~ /^kmalloc-(1k|2k|4k|8k)$/ { n += $2 } END { print n }' /proc/slabinfo
+}
+
+t_configfs_churn() {
+	mgmt_load pairs=0 || return 1
+	mkdir "$CFG/warm" && rmdir "$CFG/warm"
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	base=$(mgmt_slab)
+	i=0
+	while [ $i -lt 1000 ]; do
+		mkdir "$CFG/c$i" || { echo "mkdir c$i failed"; return 1; }
+		if [ $((i % 10)) = 0 ]; then
+			# descriptors held open across the removal
+			exec 7<>"/dev/$(cat "$CFG/c$i/device_a")"
+			rmdir "$CFG/c$i" || return 1
+			exec 7>&-
+		else
+			rmdir "$CFG/c$i" || return 1
+		fi
+		i=$((i + 1))
+	done
+	udevadm settle 2>/dev/null
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	now=$(mgmt_slab)
+	echo "kmalloc objects in use: $base before, $now after 1000 pairs"
+	# 100 pairs were removed while open: leaking those alone is 200 objects
+	[ "$now" -le $((base + 50)) ] || { echo "memory grew by $((now - base)) objects"; return 1; }
+	rmmod ttypair || return 1
+}
+step configfs_churn_1000_pairs t_configfs_churn
