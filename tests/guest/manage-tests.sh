@@ -167,6 +167,41 @@ t_configfs_rmdir_open() {
 }
 step configfs_rmdir_while_open t_configfs_rmdir_open
 
+# The udev rules with the distribution's own systemd-udevd: group dialout,
+# mode 0660, and /dev/ttypair/<name>/{a,b} for named pairs, gone with them.
+t_udev_rules() {
+	udevd=
+	for f in /usr/lib/systemd/systemd-udevd /lib/systemd/systemd-udevd; do
+		[ -x "$f" ] && { udevd=$f; break; }
+	done
+	[ -n "$udevd" ] || { echo "no systemd-udevd in the guest"; return 1; }
+	mkdir -p /etc/udev/rules.d
+	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
+	"$udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
+	udevadm control --reload
+	mgmt_load pairs=1 || return 1
+	mkdir "$CFG/nmea.gps-1" || return 1
+	udevadm settle -t 30
+	for e in a b; do
+		d=$(cat "$CFG/nmea.gps-1/device_$e")
+		l=$(readlink -f "/dev/ttypair/nmea.gps-1/$e")
+		[ "$l" = "/dev/$d" ] || { echo "/dev/ttypair/nmea.gps-1/$e -> '$l', expected /dev/$d"; return 1; }
+		p=$(stat -c '%G %a' "/dev/$d")
+		[ "$p" = "dialout 660" ] || { echo "/dev/$d is '$p', expected 'dialout 660'"; return 1; }
+	done
+	p=$(stat -c '%G %a' /dev/ttyVPA0)
+	[ "$p" = "dialout 660" ] || { echo "/dev/ttyVPA0 (static pair) is '$p'"; return 1; }
+	[ ! -e /dev/ttypair/0 ] || { echo "a static pair got a symlink"; return 1; }
+	rmdir "$CFG/nmea.gps-1" || return 1
+	udevadm settle -t 30
+	[ ! -e /dev/ttypair/nmea.gps-1/a ] && [ ! -e /dev/ttypair/nmea.gps-1/b ] ||
+		{ echo "symlinks left after rmdir"; return 1; }
+	rmmod ttypair
+	udevadm control --exit
+	rm -f /etc/udev/rules.d/60-ttypair.rules
+}
+step udev_rules_group_mode_symlinks t_udev_rules
+
 # Objects in use in the kmalloc caches of 1 to 8 KiB, where a pair (about
 # 2 KiB) and a transmit FIFO (4 KiB) come from.
 mgmt_slab() {

@@ -54,6 +54,7 @@ guest_prepare() {
 	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
+		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
 		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
 	chmod 755 "$_t/init.sh"
