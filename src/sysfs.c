@@ -2,7 +2,7 @@
 /*
  * ttypair - the settings of an end and of its pair as text, and the sysfs
  * attributes of the tty devices (docs/ABI/): what the end is (pair name,
- * end, peer), its counters, its wiring and one-shot error injection, and
+ * end, peer, open), its counters, its wiring and one-shot error injection, and
  * the settings of its pair (baud-rate emulation, strict line settings,
  * noise), which read and write the same on both ends' devices and in the
  * pair's configfs directory.
@@ -244,6 +244,21 @@ static ssize_t peer_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(peer);
 
+/* 1 while the end is open (between its first open and last close) */
+static ssize_t open_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct ttypair_port *tp = ttypair_dev_port(dev);
+	unsigned long flags;
+	bool active;
+
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	active = tp->active;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	return sysfs_emit(buf, "%d\n", active);
+}
+static DEVICE_ATTR_RO(open);
+
 /* The byte counters of struct ttypair_stats, one file each */
 #define TTYPAIR_DEVICE_COUNTER(_name, _field)				\
 static ssize_t _name##_show(struct device *dev,			\
@@ -269,6 +284,7 @@ static struct attribute *ttypair_attrs[] = {
 	&dev_attr_pair.attr,
 	&dev_attr_end.attr,
 	&dev_attr_peer.attr,
+	&dev_attr_open.attr,
 	&dev_attr_rx_bytes.attr,
 	&dev_attr_tx_bytes.attr,
 	&dev_attr_discarded_bytes.attr,

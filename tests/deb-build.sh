@@ -40,6 +40,8 @@ t_contents() {
 		dpkg-deb -c "$deb" | grep -q "\./usr/src/ttypair-$VER/$f\$" ||
 			{ echo "/usr/src/ttypair-$VER/$f missing"; return 1; }
 	done
+	dpkg-deb -c "$deb" | grep -q '\./lib/udev/rules\.d/60-ttypair\.rules$' ||
+		{ echo "udev rules missing"; return 1; }
 	dpkg-deb -x "$deb" "$D/x"
 	grep -q "^PACKAGE_VERSION=\"$VER\"\$" "$D/x/usr/src/ttypair-$VER/dkms.conf" || return 1
 	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] || return 1

@@ -54,6 +54,8 @@ t_contents() {
 	rpm -qlp "$rpm"
 	rpm -qlp "$rpm" | grep -qx "/usr/src/ttypair-$VER/dkms.conf" || return 1
 	rpm -qlp "$rpm" | grep -qx "/usr/src/ttypair-$VER/src/main.c" || return 1
+	rpm -qlp "$rpm" | grep -qx "/usr/lib/udev/rules.d/60-ttypair.rules" ||
+		{ echo "udev rules missing"; return 1; }
 	[ "$(rpm -qp --qf '%{ARCH}' "$rpm")" = noarch ] || return 1
 	rpm -qpR "$rpm" | grep -qx "dkms" || { echo "no Requires: dkms"; return 1; }
 	mkdir -p "$D/x"

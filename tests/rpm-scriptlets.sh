@@ -39,6 +39,7 @@ installed_only() {
 t_install() {
 	rpmroot --initdb || return 1
 	rpmroot -ivh --nodeps "$RPM_N" || return 1
+	[ -f "$ROOT/usr/lib/udev/rules.d/60-ttypair.rules" ] || { echo "udev rules not installed"; return 1; }
 	installed_only "$N"
 }
 t_check rpm_post_installs_for_kernel t_install
@@ -57,6 +58,7 @@ t_erase() {
 	! ls -d "$ROOT"/usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e "$ROOT/var/lib/dkms/ttypair" ] || return 1
 	! ls "$ROOT"/lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
+	[ ! -e "$ROOT/usr/lib/udev/rules.d/60-ttypair.rules" ] || { echo "udev rules left"; return 1; }
 }
 t_check rpm_erase_leaves_nothing t_erase
 

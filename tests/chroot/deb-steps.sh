@@ -54,6 +54,7 @@ t_install() {
 	apt-get update -q > /dev/null || return 1
 	[ "$(kernels | wc -l)" = 1 ] || { echo "expected one kernel with headers: $(kernels)"; return 1; }
 	apt-get install -y "$1" || return 1
+	[ -f /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules not installed"; return 1; }
 	v=$(deb_version "$1")
 	only_version "$v" || return 1
 	installed_for "$v" "$(kernels)"
@@ -105,6 +106,7 @@ t_purge() {
 	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e /var/lib/dkms/ttypair ] || { ls -R /var/lib/dkms/ttypair | head; return 1; }
 	! ls /lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
+	[ ! -e /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules left"; return 1; }
 }
 
 case $1 in

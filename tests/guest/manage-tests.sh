@@ -151,8 +151,11 @@ t_configfs_rmdir_open() {
 	mgmt_load pairs=0 || return 1
 	mkdir "$CFG/busy" || return 1
 	udevadm settle 2>/dev/null
+	[ "$(cat /sys/class/tty/ttyVPA0/open)" = 0 ] || { echo "ttyVPA0 open before anyone opened it"; return 1; }
 	exec 5<>/dev/ttyVPA0 6<>/dev/ttyVPB0
 	stty -F /dev/ttyVPA0 raw -echo
+	[ "$(cat /sys/class/tty/ttyVPA0/open) $(cat /sys/class/tty/ttyVPB0/open)" = "1 1" ] ||
+		{ echo "the open attributes do not show the ends open"; return 1; }
 	# the module cannot go while a directory exists
 	mgmt_expect_fail "in use" rmmod ttypair || return 1
 	rmdir "$CFG/busy" || return 1
