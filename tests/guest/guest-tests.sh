@@ -190,3 +190,5 @@ step module_reload_cycles t_reload
 
 # --- run-time pair management: configfs, device attributes, churn ---------
 . "$T/manage-tests.sh"
+# --- ttypairctl against the real module ----------------------------------
+. "$T/ttypairctl-test.sh"

@@ -8,6 +8,9 @@
  *   ttypair-test --list                list the tests
  *   ttypair-test --hold PATH           open PATH, print "held", wait for a signal
  *   ttypair-test --delete-module       try delete_module("ttypair"); exit 0 if unloaded
+ *   ttypair-test --churn N             create and remove N pairs in configfs,
+ *                                      every tenth with its A end held open
+ *                                      across the removal
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -585,6 +589,51 @@ static int run(const struct test *t)
 	return 1;
 }
 
+/* System calls, not a shell loop: 1000 pairs in seconds, even under TCG */
+static int churn(int n)
+{
+	const char *cfg = "/sys/kernel/config/ttypair";
+	char dir[128], file[160], dev[64], path[96];
+	int i, fd, held;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/churn%d", cfg, i);
+		if (mkdir(dir, 0755)) {
+			printf("mkdir %s: %s\n", dir, strerror(errno));
+			return 1;
+		}
+		held = -1;
+		if (i % 10 == 0) {
+			snprintf(file, sizeof(file), "%s/device_a", dir);
+			fd = open(file, O_RDONLY);
+			r = fd < 0 ? -1 : read(fd, dev, sizeof(dev) - 1);
+			if (fd >= 0)
+				close(fd);
+			if (r <= 1) {
+				printf("reading %s failed\n", file);
+				return 1;
+			}
+			dev[r - 1] = 0;
+			snprintf(path, sizeof(path), "/dev/%s", dev);
+			held = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+			if (held < 0) {
+				printf("open %s: %s\n", path, strerror(errno));
+				return 1;
+			}
+		}
+		if (rmdir(dir)) {
+			printf("rmdir %s: %s\n", dir, strerror(errno));
+			return 1;
+		}
+		if (held >= 0)
+			close(held);
+	}
+	printf("%d pairs created and removed, %d of them open at removal\n",
+	       n, (n + 9) / 10);
+	return 0;
+}
+
 static int hold(const char *path)
 {
 	int fd = open(path, O_RDWR | O_NOCTTY);
@@ -614,6 +663,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2 && !strcmp(argv[1], "--hold"))
 		return hold(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "--churn"))
+		return churn(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {
 		if (syscall(SYS_delete_module, "ttypair", O_NONBLOCK) == 0)
 			return 0;

@@ -113,7 +113,7 @@ t_layout() {
 	for f in dkms.conf Makefile Kbuild README.md LICENSE .ci/run src include tests docs/ARCHITECTURE.md; do
 		[ -e "$f" ] || { echo "missing $f"; return 1; }
 	done
-	for f in $(find src include compat tests scripts -name '*.[ch]' -o -name '*.sh'); do
+	for f in $(find src include compat tests scripts utils -name '*.[ch]' -o -name '*.sh'); do
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' ||
 			{ echo "$f has no SPDX line"; return 1; }
 	done
@@ -142,3 +142,21 @@ t_readme_tests() {
 	echo "README: $(echo "$rows" | wc -l) behaviour rows, one per test"
 }
 t_check readme_rows_match_tests t_readme_tests
+
+# The manual pages render without a warning (man-db and groff, as users
+# read them)
+t_man_pages() {
+	for p in docs/man/ttypair.4 docs/man/ttypairctl.8; do
+		err=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
+			man --warnings -E UTF-8 -l -Tutf8 -Z "$p" 2>&1 > "$TTYPAIR_OUT/man.out") ||
+			{ echo "$err"; echo "man failed on $p"; return 1; }
+		[ -z "$err" ] || { echo "$err"; echo "$p: warnings"; return 1; }
+		[ "$(wc -l < "$TTYPAIR_OUT/man.out")" -gt 20 ] || { echo "$p rendered almost nothing"; return 1; }
+	done
+	# and the check does see a broken page
+	printf '.TH X 1\n.SH NAME\nx \\- y\n.BOGUS\n' > "$TTYPAIR_OUT/bad.1"
+	err=$(LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l -Tutf8 -Z "$TTYPAIR_OUT/bad.1" 2>&1 >/dev/null)
+	[ -n "$err" ] || { echo "man --warnings did not flag a broken page"; return 1; }
+	echo "ttypair.4 and ttypairctl.8 render without warnings"
+}
+t_check man_pages_render t_man_pages

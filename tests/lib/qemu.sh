@@ -54,19 +54,23 @@ guest_prepare() {
 	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
+		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
 		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
 	chmod 755 "$_t/init.sh"
 	cp -a "$TTYPAIR_SRC/tests/guest" "$_t/src/tests/"
 	cp -a "$TTYPAIR_SRC/include/uapi" "$_t/src/include/"
+	cp -a "$TTYPAIR_SRC/utils" "$_t/src/"
 	echo "$2" > "$_t/expected-version"
 	printf '%s\n' "$3" > "$_t/env"
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-test \
 		/opt/ttypair-tests/src/tests/guest/ttypair-test.c \
 		/opt/ttypair-tests/src/tests/guest/modem-tests.c \
 		/opt/ttypair-tests/src/tests/guest/line-tests.c \
-		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1
+		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
+		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1
 }
 
 # guest_run NAME W ROOT KVER: boot KVER of the chroot ROOT in QEMU with ROOT
