@@ -1,10 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest tests of ttypairctl (utils/ttypairctl.c) against the real module,
-# and of the manual pages. Sourced by the guest test driver after tap.sh
+# Guest tests of ttypairctl (utils/ttypairctl.c) against the real module
+# (the manual pages are checked on the host). Sourced by the guest test driver after tap.sh
 # and manage-tests.sh (mgmt_load, mgmt_reset), with the module NOT loaded;
-# leaves it unloaded. Expects $T/ttypairctl, $T/ttypair.4 and
-# $T/ttypairctl.8. POSIX sh; every test runs in the subshell of `step`.
+# leaves it unloaded. Expects $T/ttypairctl. POSIX sh; every test runs in the subshell of `step`.
 
 T=${T:-/opt/ttypair-tests}
 CTL=$T/ttypairctl
@@ -13,25 +12,8 @@ CFG=/sys/kernel/config/ttypair
 # shellcheck source=/dev/null # tap.sh: tests/lib/tap.sh, installed beside this file
 command -v step >/dev/null 2>&1 || . "$T/tap.sh"
 
-# On its own (without manage-tests.sh): the same helpers, simply
-if ! command -v mgmt_load >/dev/null 2>&1; then
-	mgmt_reset() {
-		if [ -d "$CFG" ]; then
-			for _d in "$CFG"/*; do
-				[ -d "$_d" ] && rmdir "$_d"
-			done
-		fi
-		[ ! -d /sys/module/ttypair ] || rmmod ttypair
-	}
-	mgmt_load() {
-		mgmt_reset
-		modprobe ttypair "$@" || return 1
-		mountpoint -q /sys/kernel/config ||
-			mount -t configfs configfs /sys/kernel/config || return 1
-		[ -d "$CFG" ] || { echo "no $CFG after modprobe"; return 1; }
-	}
-fi
-
+# mgmt_load and mgmt_reset: from manage-tests.sh, which guest-tests.sh
+# sources first (one copy of them)
 # ctl_expect STATUS TEXT COMMAND...: COMMAND exits with STATUS, and what it
 # prints (standard output and error together) contains TEXT
 ctl_expect() {
