@@ -22,7 +22,19 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
-.PHONY: all modules clean install uninstall check deb dist rpm readme-matrix help version
+.PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
+	check deb dist rpm readme-matrix help version
+
+# ttypairctl and what `make install` puts outside DKMS. Packages set
+# DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
+# where udev reads them (UDEVRULESDIR), by default the administrator's
+# directory, since a package owns /lib/udev/rules.d.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+UDEVRULESDIR ?= /etc/udev/rules.d
+CC ?= cc
+CFLAGS ?= -O2 -g -Wall -Wextra
 
 all: modules
 
@@ -35,17 +47,38 @@ modules:
 	@echo "ttypair $(VERSION): building for kernel $(KVER) with $(KDIR)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+utils: utils/ttypairctl
+
+utils/ttypairctl: utils/ttypairctl.c dkms.conf
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DTTYPAIR_VERSION='"$(VERSION)"' \
+		-o $@ utils/ttypairctl.c $(LDFLAGS)
+
+# ttypairctl, the manual pages and the udev rules into DESTDIR
+install-utils: utils
+	install -D -m 755 utils/ttypairctl $(DESTDIR)$(BINDIR)/ttypairctl
+	install -D -m 644 docs/man/ttypair.4 $(DESTDIR)$(MANDIR)/man4/ttypair.4
+	install -D -m 644 docs/man/ttypairctl.8 $(DESTDIR)$(MANDIR)/man8/ttypairctl.8
+	install -D -m 644 udev/60-ttypair.rules $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
+
+uninstall-utils:
+	rm -f $(DESTDIR)$(BINDIR)/ttypairctl $(DESTDIR)$(MANDIR)/man4/ttypair.4 \
+		$(DESTDIR)$(MANDIR)/man8/ttypairctl.8 $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
+
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf .generated .tmp_versions
 	rm -f *.ko *.mod *.mod.c *.mod.o *.o .*.cmd modules.order Module.symvers
-	rm -f src/*.o src/.*.cmd
+	rm -f src/*.o src/.*.cmd utils/ttypairctl
 
 install:
 	@sh scripts/dkms-install.sh
+	@$(MAKE) --no-print-directory install-utils
+	@sh scripts/udev-reload.sh
 
 uninstall:
 	@sh scripts/dkms-uninstall.sh
+	@$(MAKE) --no-print-directory uninstall-utils
+	@sh scripts/udev-reload.sh
 
 check:
 	@TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
@@ -71,8 +104,11 @@ help:
 	@echo "  make [KVER=<release>|KDIR=<dir>]  build ttypair.ko for one kernel (default: the running one)"
 	@echo "  make clean                        remove everything the build made"
 	@echo "  sudo make install                 register with DKMS, build and install for every"
-	@echo "                                    installed kernel with headers, load it if possible"
-	@echo "  sudo make uninstall               remove from DKMS and from every kernel"
+	@echo "                                    installed kernel with headers, load it if possible;"
+	@echo "                                    ttypairctl and man pages under PREFIX (/usr/local),"
+	@echo "                                    udev rules in UDEVRULESDIR (/etc/udev/rules.d)"
+	@echo "  sudo make uninstall               remove all of that again"
+	@echo "  make utils                        build utils/ttypairctl only"
 	@echo "  sudo make check [TARGETS=...]     the whole test suite (chroots and QEMU guests),"
 	@echo "                                    or the named targets of tests/targets"
 	@echo "  make readme-matrix                put the last check's kernel table into README.md"

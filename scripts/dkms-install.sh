@@ -87,7 +87,8 @@ done
 rm -rf "$DEST"
 mkdir -p "$DEST"
 (cd "$SRC" && tar --exclude=./.git --exclude=./tests/out --exclude='*.o' \
-	--exclude='*.ko' --exclude='.*.cmd' --exclude=./.generated -cf - .) |
+	--exclude='*.ko' --exclude='.*.cmd' --exclude=./.generated \
+	--exclude=./utils/ttypairctl --exclude=./out -cf - .) |
 	tar -C "$DEST" -xf -
 dkms add -m $NAME -v "$VER"
 

@@ -54,7 +54,8 @@ if [ -n "${TTYPAIR_AUTOPKGTEST:-}" ]; then
 	fi
 fi
 mkdir -p "$OUT"
-cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* "$OUT"/
+cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* \
+	"$work"/root/build/ttypair-utils* "$OUT"/
 [ ! -f "$work/autopkgtest.log" ] || cp "$work/autopkgtest.log" "$OUT/"
 cp "$work/lintian.log" "$OUT/lintian.log"
 ls -l "$OUT"

@@ -19,17 +19,22 @@ tarball=$(sh "$SRC/scripts/make-dist.sh" "$top/SOURCES" $VERSION)
 base=$(basename "$tarball" .tar.gz)
 tar -C "$top" -xzf "$tarball" "$base/rpm/ttypair.spec"
 cp "$top/$base/rpm/ttypair.spec" "$top/SPECS/"
-# Debian's rpmbuild has no rpm database of build dependencies (the spec
-# declares none) and no dist tag
-# The packager is named at build time, as distributions' build systems do:
-# Fedora's guidelines keep the Packager tag out of specs.
-rpmbuild --define "_topdir $top" \
+# Debian's rpmbuild is not a distribution's build system; three settings
+# make it do what Fedora's and openSUSE's do:
+# - --nodeps: it has no rpm database of the build dependencies (those are
+#   checked on a distribution's build machine);
+# - the packager is named at build time, as distributions' build systems do
+#   (Fedora's guidelines keep the Packager tag out of specs);
+# - Debian's brp-compress uses bash's `read -d` under #!/bin/sh, so it is run
+#   with bash: manual pages are compressed with gzip.
+rpmbuild --nodeps --define "_topdir $top" \
 	--define "packager The ttypair developers <ttypair@ttypair.invalid>" \
+	--define "__brp_compress bash %{_rpmconfigdir}/brp-compress %{?_prefix}" \
 	-ba "$top/SPECS/ttypair.spec"
 find "$top/SRPMS" "$top/RPMS" -name '*.rpm' -exec cp {} "$OUT/" \;
 cp "$tarball" "$OUT/"
 ls -l "$OUT"
 if command -v rpmlint > /dev/null; then
 	echo "--- rpmlint"
-	rpmlint -r "$SRC/rpm/rpmlintrc" "$OUT"/*.rpm 2>&1 | tee "$OUT/rpmlint.log" || true
+	rpmlint -r "$SRC/rpm/rpmlintrc" -c "$SRC/rpm/rpmlint.toml" "$OUT"/*.rpm 2>&1 | tee "$OUT/rpmlint.log" || true
 fi

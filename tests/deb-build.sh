@@ -50,6 +50,24 @@ t_contents() {
 }
 t_check deb_contents t_contents
 
+t_utils_contents() {
+	deb=$(ls "$D"/n/ttypair-utils_"$VER"_*.deb) || return 1
+	dpkg-deb -c "$deb" | awk '{ print $6 }'
+	for f in usr/bin/ttypairctl usr/share/man/man4/ttypair.4.gz usr/share/man/man8/ttypairctl.8.gz; do
+		dpkg-deb -c "$deb" | grep -q "\./$f\$" || { echo "/$f missing"; return 1; }
+	done
+	[ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || return 1
+	dpkg-deb -f "$deb" Depends | grep -q "ttypair-dkms (= $VER)" ||
+		{ echo "Depends: $(dpkg-deb -f "$deb" Depends)"; return 1; }
+	dpkg-deb -x "$deb" "$D/xu"
+	v=$("$D/xu/usr/bin/ttypairctl" --version) || return 1
+	[ "$v" = "ttypairctl $VER" ] || { echo "ttypairctl --version: $v"; return 1; }
+	# built with the distribution's hardening flags
+	readelf -d "$D/xu/usr/bin/ttypairctl" | grep -q BIND_NOW || { echo "not linked with -z now"; return 1; }
+	readelf -h "$D/xu/usr/bin/ttypairctl" | grep -q 'DYN ' || { echo "not PIE"; return 1; }
+}
+t_check deb_utils_contents t_utils_contents
+
 t_lintian() {
 	[ -f "$D/n/lintian.log" ] || return 1
 	cat "$D/n/lintian.log"

@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The Debian package's life in one suite, as a user lives it:
+# The Debian packages' life in one suite, as a user lives it:
 #   tests/deb-lifecycle.sh NAME SUITE DEB_N DEB_N1
-# In a chroot of SUITE with one kernel and its headers: apt install the
-# package (built for that kernel during the install), apt install another
-# kernel (dkms's hooks build for it), boot that kernel in QEMU and use the
-# module there, upgrade the package to the next version, purge it.
+# DEB_N and DEB_N1 are the ttypair-dkms packages of two versions; the source
+# packages (.dsc) next to them give ttypair-utils, built in the suite first
+# as the archive would (it is Architecture: any). In a chroot of SUITE with
+# one kernel and its headers: apt install the packages (the module is built
+# for that kernel during the install), apt install another kernel (dkms's
+# hooks build for it), boot that kernel in QEMU and use the module there,
+# upgrade the packages to the next version, purge them.
 set -u
 NAME=$1 SUITE=$2 DEB_N=$3 DEB_N1=$4
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,14 +44,21 @@ printf 'hostonly="no"\nadd_drivers+=" virtio_blk virtio_pci ext4 "\n' \
 mkdir -p "$ROOT/root/t/chroot" "$ROOT/root/t/lib"
 cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/t/chroot/"
 cp "$TTYPAIR_SRC/tests/lib/tap.sh" "$ROOT/root/t/lib/"
-mkdir -p "$ROOT/root/debs"
-cp "$DEB_N" "$DEB_N1" "$ROOT/root/debs/"
-N=/root/debs/$(basename "$DEB_N")
-N1=/root/debs/$(basename "$DEB_N1")
+mkdir -p "$ROOT/root/debs/n" "$ROOT/root/debs/n1"
+cp "$DEB_N" "$(dirname "$DEB_N")"/ttypair_*.dsc "$(dirname "$DEB_N")"/ttypair_*.tar.* "$ROOT/root/debs/n/"
+cp "$DEB_N1" "$(dirname "$DEB_N1")"/ttypair_*.dsc "$(dirname "$DEB_N1")"/ttypair_*.tar.* "$ROOT/root/debs/n1/"
+N=/root/debs/n/$(basename "$DEB_N")
+N1=/root/debs/n1/$(basename "$DEB_N1")
 log "Debian $SUITE, dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)," \
 	"kernel $(chroot_kernels "$ROOT" | xargs)"
 
-run_step deb-install install "$N" || exit 0
+for v in n n1; do
+	run_step deb-utils-$v utils-build "$(ls "$ROOT"/root/debs/$v/ttypair_*.dsc | sed "s|^$ROOT||")" \
+		/root/debs/$v/utils || exit 0
+done
+U=$(ls "$ROOT"/root/debs/n/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
+U1=$(ls "$ROOT"/root/debs/n1/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
+run_step deb-install install "$N" "$U" || exit 0
 if run_step deb-newkernel newkernel; then
 	K2=$(cat "$ROOT/root/new-kernel")
 	# The new kernel boots and loads the module dkms built for it
@@ -60,7 +70,7 @@ if run_step deb-newkernel newkernel; then
 		t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"
 	fi
 fi
-run_step deb-upgrade upgrade "$N1"
+run_step deb-upgrade upgrade "$N1" "$U1"
 run_step deb-purge purge
 
 [ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"

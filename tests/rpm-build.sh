@@ -65,13 +65,33 @@ t_contents() {
 	rpm -qp --scripts "$rpm"
 	rpm -qp --scripts "$rpm" | grep -q "dkms add -m ttypair -v $VER --rpm_safe_upgrade" || return 1
 	rpm -qp --scripts "$rpm" | grep -q "dkms remove -m ttypair -v $VER --all --rpm_safe_upgrade" || return 1
+	[ -f "$D/n/ttypair-$VER-1.src.rpm" ] || { echo "no SRPM ttypair-$VER-1.src.rpm"; return 1; }
 }
 t_check rpm_contents t_contents
 
+t_utils_contents() {
+	rpm=$D/n/ttypair-utils-$VER-1.$(uname -m).rpm
+	[ -f "$rpm" ] || { echo "no $rpm"; return 1; }
+	rpm -qlp "$rpm"
+	for f in /usr/bin/ttypairctl /usr/share/man/man4/ttypair.4.gz /usr/share/man/man8/ttypairctl.8.gz; do
+		rpm -qlp "$rpm" | grep -qx "$f" || { echo "$f missing"; return 1; }
+	done
+	rpm -qpR "$rpm" | grep -qx "dkms-ttypair = $VER-1" ||
+		{ echo "does not require dkms-ttypair = $VER-1"; return 1; }
+	mkdir -p "$D/xu"
+	(cd "$D/xu" && rpm2cpio "$rpm" | cpio -idm --quiet) || return 1
+	v=$("$D/xu/usr/bin/ttypairctl" --version) || return 1
+	[ "$v" = "ttypairctl $VER" ] || { echo "ttypairctl --version: $v"; return 1; }
+	zcat "$D/xu/usr/share/man/man8/ttypairctl.8.gz" | grep -q '^\.TH TTYPAIRCTL 8' || return 1
+}
+t_check rpm_utils_contents t_utils_contents
+
 n=$D/n/dkms-ttypair-$VER-1.noarch.rpm
 n1=$D/n1/dkms-ttypair-$NEXT-1.noarch.rpm
-if [ -f "$n" ] && [ -f "$n1" ]; then
-	sh "$TTYPAIR_SRC/tests/rpm-scriptlets.sh" "$n" "$n1"
+u=$D/n/ttypair-utils-$VER-1.$(uname -m).rpm
+u1=$D/n1/ttypair-utils-$NEXT-1.$(uname -m).rpm
+if [ -f "$n" ] && [ -f "$n1" ] && [ -f "$u" ] && [ -f "$u1" ]; then
+	sh "$TTYPAIR_SRC/tests/rpm-scriptlets.sh" "$n" "$n1" "$u" "$u1"
 else
 	t_fail rpm_scriptlets "the RPMs were not built"
 fi

@@ -4,9 +4,10 @@
 # machine's rpm installs the package with --root into a Debian chroot that
 # has dkms and a kernel's headers (--nodeps, since the Fedora package names
 # of the dependencies mean nothing to Debian's rpm database).
-#   tests/rpm-scriptlets.sh RPM_N RPM_N1
+# ttypair-utils is installed, upgraded and erased with it.
+#   tests/rpm-scriptlets.sh RPM_N RPM_N1 UTILS_N UTILS_N1
 set -u
-RPM_N=$1 RPM_N1=$2
+RPM_N=$1 RPM_N1=$2 UTILS_N=$3 UTILS_N1=$4
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
 . "$TTYPAIR_SRC/tests/lib/chroot.sh"
@@ -36,29 +37,45 @@ installed_only() {
 	[ "$(ls "$ROOT/var/lib/dkms/ttypair" | grep -c '^[0-9]')" = 1 ] || return 1
 }
 
+# utils_installed VER: ttypairctl of VER runs, its manual pages are there
+utils_installed() {
+	v=$(inroot ttypairctl --version) || return 1
+	[ "$v" = "ttypairctl $1" ] || { echo "ttypairctl --version: $v"; return 1; }
+	for f in /usr/share/man/man4/ttypair.4.gz /usr/share/man/man8/ttypairctl.8.gz; do
+		[ -f "$ROOT$f" ] || { echo "$f not installed"; return 1; }
+	done
+	[ "$(rpmroot -q ttypair-utils)" = "ttypair-utils-$1-1.$(uname -m)" ] || return 1
+}
+
 t_install() {
 	rpmroot --initdb || return 1
-	rpmroot -ivh --nodeps "$RPM_N" || return 1
+	rpmroot -ivh --nodeps "$RPM_N" "$UTILS_N" || return 1
 	[ -f "$ROOT/usr/lib/udev/rules.d/60-ttypair.rules" ] || { echo "udev rules not installed"; return 1; }
-	installed_only "$N"
+	installed_only "$N" && utils_installed "$N"
 }
 t_check rpm_post_installs_for_kernel t_install
 
 t_upgrade() {
-	rpmroot -Uvh --nodeps "$RPM_N1" || return 1
+	rpmroot -Uvh --nodeps "$RPM_N1" "$UTILS_N1" || return 1
 	[ "$(rpmroot -q dkms-ttypair)" = "$(rpm -qp "$RPM_N1")" ] || return 1
-	installed_only "$N1"
+	installed_only "$N1" && utils_installed "$N1"
 }
 t_check rpm_upgrade_keeps_one_version t_upgrade
 
 t_erase() {
-	rpmroot -e dkms-ttypair || return 1
+	# the dependency order: ttypair-utils requires dkms-ttypair
+	! rpmroot -e dkms-ttypair 2> /dev/null || { echo "erased dkms-ttypair under ttypair-utils"; return 1; }
+	rpmroot -e ttypair-utils dkms-ttypair || return 1
 	st=$(inroot dkms status -m ttypair)
 	[ -z "$st" ] || { echo "dkms status: $st"; return 1; }
 	! ls -d "$ROOT"/usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e "$ROOT/var/lib/dkms/ttypair" ] || return 1
 	! ls "$ROOT"/lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
 	[ ! -e "$ROOT/usr/lib/udev/rules.d/60-ttypair.rules" ] || { echo "udev rules left"; return 1; }
+	for f in /usr/bin/ttypairctl /usr/share/man/man4/ttypair.4.gz /usr/share/man/man8/ttypairctl.8.gz; do
+		[ ! -e "$ROOT$f" ] || { echo "$f left"; return 1; }
+	done
+	[ -z "$(rpmroot -qa)" ] || { rpmroot -qa; return 1; }
 }
 t_check rpm_erase_leaves_nothing t_erase
 

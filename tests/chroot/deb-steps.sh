@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The life of the ttypair-dkms package on a Debian system, run inside a
-# target chroot that has one kernel with its headers. Each step asserts
-# dkms status, the files in /usr/src, /var/lib/dkms and /lib/modules, and
-# the vermagic of the installed modules.
-#   deb-steps.sh install DEB        apt install the package
-#   deb-steps.sh newkernel          apt install another kernel (image+headers)
-#   deb-steps.sh upgrade DEB        apt install a newer version of the package
-#   deb-steps.sh purge              apt purge the package
+# The life of the ttypair-dkms and ttypair-utils packages on a Debian
+# system, run inside a target chroot that has one kernel with its headers.
+# Each step asserts dkms status, the files in /usr/src, /var/lib/dkms and
+# /lib/modules, the vermagic of the installed modules, and ttypairctl and
+# its manual pages.
+#   deb-steps.sh utils-build DSC DIR  build ttypair-utils (Architecture: any)
+#                                     from the source package for this suite,
+#                                     as the archive does, into DIR
+#   deb-steps.sh install DEB UTILS    apt install the packages
+#   deb-steps.sh newkernel            apt install another kernel (image+headers)
+#   deb-steps.sh upgrade DEB UTILS    apt install newer versions of the packages
+#   deb-steps.sh purge                apt purge the packages
 # The kernel installed by newkernel is written to /root/new-kernel.
 set -u
 ARCH=$(uname -m)
@@ -50,14 +54,44 @@ only_version() {
 	[ "$(dpkg-query -W -f '${Version}' ttypair-dkms)" = "$1" ] || return 1
 }
 
+UTILS_FILES="/usr/bin/ttypairctl /usr/share/man/man4/ttypair.4.gz /usr/share/man/man8/ttypairctl.8.gz"
+
+# utils_installed VER: ttypair-utils VER is installed, its files in place
+utils_installed() {
+	[ "$(dpkg-query -W -f '${Version}' ttypair-utils)" = "$1" ] || return 1
+	for f in $UTILS_FILES; do
+		[ -f "$f" ] || { echo "$f is not installed"; return 1; }
+	done
+	v=$(ttypairctl --version) || return 1
+	[ "$v" = "ttypairctl $1" ] || { echo "ttypairctl --version: $v"; return 1; }
+	echo "ttypair-utils $1: $v, $(ls $UTILS_FILES | xargs)"
+}
+
+# The build a buildd of this suite makes: arch-only, with the suite's own
+# compiler and libc (a binary built on Debian 12 needs glibc 2.34, which
+# bullseye does not have)
+t_utils_build() {
+	apt-get update -q > /dev/null || return 1
+	apt-get install -y -q --no-install-recommends build-essential debhelper > /tmp/bd.log 2>&1 ||
+		{ tail -n 20 /tmp/bd.log; return 1; }
+	rm -rf /tmp/ub && mkdir -p /tmp/ub "$2" || return 1
+	(cd /tmp/ub && dpkg-source -x "$1" src > /dev/null && cd src &&
+		dpkg-buildpackage -B -us -uc > /tmp/ub/build.log 2>&1) ||
+		{ tail -n 30 /tmp/ub/build.log; return 1; }
+	cp /tmp/ub/ttypair-utils_*.deb "$2"/ || return 1
+	ls "$2"
+	dpkg-deb -f "$2"/ttypair-utils_*.deb Depends
+}
+
 t_install() {
 	apt-get update -q > /dev/null || return 1
 	[ "$(kernels | wc -l)" = 1 ] || { echo "expected one kernel with headers: $(kernels)"; return 1; }
-	apt-get install -y "$1" || return 1
+	apt-get install -y "$1" "$2" || return 1
 	[ -f /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules not installed"; return 1; }
 	v=$(deb_version "$1")
 	only_version "$v" || return 1
-	installed_for "$v" "$(kernels)"
+	installed_for "$v" "$(kernels)" || return 1
+	utils_installed "$v"
 }
 
 # The other kernel: another ABI of the same flavour if the archive has one,
@@ -90,7 +124,7 @@ t_upgrade() {
 	old=$(dpkg-query -W -f '${Version}' ttypair-dkms)
 	new=$(deb_version "$1")
 	dpkg --compare-versions "$new" gt "$old" || { echo "$new is not newer than $old"; return 1; }
-	apt-get install -y "$1" || return 1
+	apt-get install -y "$1" "$2" || return 1
 	[ ! -e "/usr/src/ttypair-$old" ] || { echo "/usr/src/ttypair-$old is still there"; return 1; }
 	[ ! -e "/var/lib/dkms/ttypair/$old" ] || { echo "dkms still has $old"; return 1; }
 	only_version "$new" || return 1
@@ -98,10 +132,17 @@ t_upgrade() {
 		installed_for "$new" "$kv" || return 1
 	done
 	[ "$(dkms status -m ttypair | wc -l)" = "$(kernels | wc -l)" ] || { dkms status -m ttypair; return 1; }
+	utils_installed "$new"
 }
 
 t_purge() {
+	# ttypair-utils depends on ttypair-dkms: purging that removes both
 	apt-get purge -y ttypair-dkms || return 1
+	! dpkg-query -W -f '${Status}' ttypair-utils 2>/dev/null | grep -q ' installed$' ||
+		{ echo "ttypair-utils is still installed"; return 1; }
+	for f in $UTILS_FILES; do
+		[ ! -e "$f" ] || { echo "$f left"; return 1; }
+	done
 	[ -z "$(dkms status -m ttypair)" ] || { dkms status -m ttypair; return 1; }
 	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e /var/lib/dkms/ttypair ] || { ls -R /var/lib/dkms/ttypair | head; return 1; }
@@ -110,9 +151,10 @@ t_purge() {
 }
 
 case $1 in
-install) step deb_install_builds_for_kernel t_install "$2" ;;
+utils-build) step "deb_utils_built_for_suite_$(basename "$2" .dsc | sed 's/^ttypair_//')" t_utils_build "$2" "$3" ;;
+install) step deb_install_builds_for_kernel t_install "$2" "$3" ;;
 newkernel) step deb_new_kernel_gets_module t_newkernel ;;
-upgrade) step deb_upgrade_replaces_version t_upgrade "$2" ;;
+upgrade) step deb_upgrade_replaces_version t_upgrade "$2" "$3" ;;
 purge) step deb_purge_leaves_nothing t_purge ;;
-*) echo "usage: $0 install DEB|newkernel|upgrade DEB|purge" >&2; exit 2 ;;
+*) echo "usage: $0 utils-build DSC DIR|install DEB UTILS|newkernel|upgrade DEB UTILS|purge" >&2; exit 2 ;;
 esac

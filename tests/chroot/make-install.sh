@@ -18,11 +18,22 @@ t_install() {
 		{ echo "not installed for $KVER"; return 1; }
 	ls /lib/modules/"$KVER"/updates/dkms/ttypair.ko* > /dev/null || return 1
 	[ -f "/usr/src/ttypair-$VER/dkms.conf" ] || { echo "no /usr/src/ttypair-$VER"; return 1; }
+	# ttypairctl, its manual pages and the udev rules, outside DKMS
+	for f in /usr/local/bin/ttypairctl /usr/local/share/man/man4/ttypair.4 \
+		/usr/local/share/man/man8/ttypairctl.8 /etc/udev/rules.d/60-ttypair.rules; do
+		[ -f "$f" ] || { echo "make install did not install $f"; return 1; }
+	done
+	[ "$(/usr/local/bin/ttypairctl --version)" = "ttypairctl $VER" ] ||
+		{ echo "ttypairctl --version: $(/usr/local/bin/ttypairctl --version)"; return 1; }
+	cmp -s "$SRC/udev/60-ttypair.rules" /etc/udev/rules.d/60-ttypair.rules || return 1
 	grep -q "cannot load modules" /tmp/install.log ||
 		{ echo "no plain word that this kernel cannot load modules"; return 1; }
 	# a second install replaces the first
 	make -C "$SRC" install > /tmp/install2.log 2>&1 || { cat /tmp/install2.log; return 1; }
 	[ "$(dkms status -m ttypair | wc -l)" = 1 ] || { dkms status -m ttypair; return 1; }
+	# (by now the tree holds a built utils/ttypairctl)
+	! ls /usr/src/ttypair-"$VER"/utils/ttypairctl 2>/dev/null ||
+		{ echo "the ttypairctl binary was copied into the DKMS sources"; return 1; }
 }
 
 t_uninstall() {
@@ -31,6 +42,10 @@ t_uninstall() {
 	! ls /lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
 	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e /var/lib/dkms/ttypair ] || { echo "/var/lib/dkms/ttypair left"; return 1; }
+	for f in /usr/local/bin/ttypairctl /usr/local/share/man/man4/ttypair.4 \
+		/usr/local/share/man/man8/ttypairctl.8 /etc/udev/rules.d/60-ttypair.rules; do
+		[ ! -e "$f" ] || { echo "make uninstall left $f"; return 1; }
+	done
 }
 
 step make_install t_install
