@@ -1,17 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make readme-matrix`: replace the supported-kernels table in README.md by
-# the one the last `make check` wrote to tests/out/kernel-matrix.md.
+# `make readme-matrix`: put what the last `make check` measured into
+# README.md: the supported-kernels table (tests/out/kernel-matrix.md) and
+# the workflow transcript of a guest (its "WORKFLOW| " lines; the first
+# target that has them, in the order of tests/targets).
+#   scripts/update-readme-matrix.sh [RESULTS]   RESULTS: a guest's results.txt
 set -eu
 cd "$(dirname "$0")/.."
 table=tests/out/kernel-matrix.md
 [ -f "$table" ] || { echo "no $table: run 'sudo make check' first" >&2; exit 1; }
-grep -q '^<!-- kernel-matrix:begin -->$' README.md && grep -q '^<!-- kernel-matrix:end -->$' README.md ||
-	{ echo "README.md has no kernel-matrix markers" >&2; exit 1; }
-awk -v table="$table" '
+for m in kernel-matrix workflow; do
+	grep -q "^<!-- $m:begin -->\$" README.md && grep -q "^<!-- $m:end -->\$" README.md ||
+		{ echo "README.md has no $m markers" >&2; exit 1; }
+done
+results=${1:-}
+if [ -z "$results" ]; then
+	for t in $(sed -n 's/^\([a-z][^ ]*\) .*/\1/p' tests/targets); do
+		if grep -q '^WORKFLOW| ' "tests/out/$t/results.txt" 2>/dev/null; then
+			results=tests/out/$t/results.txt
+			break
+		fi
+	done
+fi
+[ -n "$results" ] || { echo "no guest printed the workflow: run 'sudo make check' first" >&2; exit 1; }
+wf=$(mktemp)
+trap 'rm -f "$wf"' EXIT
+{ echo '```console'; sed -n 's/^WORKFLOW| //p' "$results"; echo '```'; } > "$wf"
+awk -v table="$table" -v wf="$wf" '
 	/^<!-- kernel-matrix:begin -->$/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
-	/^<!-- kernel-matrix:end -->$/ { skip = 0 }
+	/^<!-- workflow:begin -->$/ { print; while ((getline l < wf) > 0) print l; skip = 1; next }
+	/^<!-- (kernel-matrix|workflow):end -->$/ { skip = 0 }
 	!skip { print }
 ' README.md > README.md.new
 mv README.md.new README.md
-echo "README.md: kernel matrix updated from $table"
+echo "README.md: kernel matrix from $table, workflow from $results"

@@ -80,7 +80,8 @@ fi
 expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
-		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh"
+		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/workflow-test.sh"
 	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
 
 if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then

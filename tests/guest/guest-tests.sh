@@ -192,3 +192,5 @@ step module_reload_cycles t_reload
 . "$T/manage-tests.sh"
 # --- ttypairctl against the real module ----------------------------------
 . "$T/ttypairctl-test.sh"
+# --- the README's workflow, run as written --------------------------------
+. "$T/workflow-test.sh"

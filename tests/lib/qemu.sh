@@ -55,6 +55,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" "$TTYPAIR_SRC/README.md" \
 		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
 		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The README's workflow, run as written: the commands of the console block
+# between <!-- workflow:begin --> and <!-- workflow:end --> in README.md
+# (lines "$ command", `sudo ` dropped: the guest runs as root) are run one
+# after the other in one shell, on a system set up as a distribution sets
+# it up (systemd-udevd with the packages' udev rules, configfs mounted,
+# ttypairctl in PATH), and what they print must be the README's output lines.
+# The transcript is printed as "WORKFLOW| " lines for `make readme-matrix`.
+# Sourced by guest-tests.sh after manage-tests.sh; leaves the module unloaded.
+T=${T:-/opt/ttypair-tests}
+
+# wf_block FILE: the workflow block of README.md, without the fences
+wf_block() {
+	sed -n '/^<!-- workflow:begin -->$/,/^<!-- workflow:end -->$/p' "$1" |
+		sed -e '1d' -e '$d' | sed -e '/^```/d'
+}
+
+# wf_run BLOCK OUT: run the commands of BLOCK, the transcript into OUT
+wf_run() {
+	: > "$2"
+	while IFS= read -r _line; do
+		case $_line in
+		'$ '*)
+			printf '%s\n' "$_line" >> "$2"
+			_cmd=${_line#\$ }
+			_cmd=${_cmd#sudo }
+			eval "$_cmd" >> "$2" 2>&1 < /dev/null
+			;;
+		esac
+	done < "$1"
+}
+
+t_readme_workflow() {
+	udevd=
+	for f in /usr/lib/systemd/systemd-udevd /lib/systemd/systemd-udevd; do
+		[ -x "$f" ] && { udevd=$f; break; }
+	done
+	[ -n "$udevd" ] || { echo "no systemd-udevd in the guest"; return 1; }
+	mgmt_reset
+	mkdir -p /etc/udev/rules.d /usr/local/bin
+	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
+	ln -sf "$T/ttypairctl" /usr/local/bin/ttypairctl
+	"$udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
+	udevadm control --reload
+	modprobe configfs 2>/dev/null
+	mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || return 1
+
+	wf_block "$T/README.md" > /run/wf.block
+	grep -q '^\$ ' /run/wf.block || { echo "README.md has no workflow block"; return 1; }
+	(cd /run && PATH=/usr/local/bin:$PATH wf_run /run/wf.block /run/wf.out)
+
+	mgmt_reset
+	udevadm control --exit
+	rm -f /etc/udev/rules.d/60-ttypair.rules /usr/local/bin/ttypairctl
+	diff -u /run/wf.block /run/wf.out > /run/wf.diff ||
+		{ cat /run/wf.diff; echo "the README's workflow prints something else now (make readme-matrix copies this run's)"; return 1; }
+	echo "README workflow: $(grep -c '^\$ ' /run/wf.block) commands, their output as in README.md"
+}
+step readme_workflow t_readme_workflow
+[ ! -f /run/wf.out ] || sed 's/^/WORKFLOW| /' /run/wf.out
