@@ -339,13 +339,25 @@ int ttypair_tty_add_port(struct ttypair_port *tp)
  * ttypair_tty_remove_port() - hang up an end and unregister its device
  * @tp: the end; nothing happens if its device was never registered
  *
- * Open file descriptors of the end stay valid but hung up.
+ * Open file descriptors of the end stay valid but hung up. The hangup is
+ * synchronous (tty_vhangup(), as usb-serial does on disconnect): the
+ * asynchronous tty_hangup() would queue tty->hangup_work, which the final
+ * close of that tty may be reusing for its release at the same moment
+ * (list corruption, seen with opens racing with removal).
+ *
+ * Context: process context; sleeps.
  */
 void ttypair_tty_remove_port(struct ttypair_port *tp)
 {
+	struct tty_struct *tty;
+
 	if (!tp->dev)
 		return;
-	tty_port_tty_hangup(&tp->port, false);
+	tty = tty_port_tty_get(&tp->port);
+	if (tty) {
+		tty_vhangup(tty);
+		tty_kref_put(tty);
+	}
 	tty_port_unregister_device(&tp->port, ttypair_drivers[tp->id],
 				   tp->pair->index);
 	tp->dev = NULL;

@@ -170,6 +170,19 @@ t_configfs_rmdir_open() {
 }
 step configfs_rmdir_while_open t_configfs_rmdir_open
 
+# Removal racing with removal and with opens of the pair's ends: every call
+# succeeds or fails with ENOENT/ENODEV/ENXIO/EIO/EAGAIN (ttypair-test
+# --race), the kernel log stays clean (the host checks it), and the module
+# unloads afterwards.
+t_configfs_remove_races() {
+	mgmt_load pairs=0 || return 1
+	"$T/ttypair-test" --race 5 || return 1
+	udevadm settle 2>/dev/null
+	[ -z "$(ls "$CFG")" ] || { echo "left in $CFG: $(ls "$CFG")"; return 1; }
+	rmmod ttypair || return 1
+}
+step configfs_remove_races t_configfs_remove_races
+
 # The udev rules with the distribution's own systemd-udevd: group dialout,
 # mode 0660, and /dev/ttypair/<name>/{a,b} for named pairs, gone with them.
 t_udev_rules() {

@@ -11,6 +11,8 @@
  *   ttypair-test --churn N             create and remove N pairs in configfs,
  *                                      every tenth with its A end held open
  *                                      across the removal
+ *   ttypair-test --race SECONDS        remove a pair from two threads while two
+ *                                      others open, use and close its ends
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -634,6 +636,97 @@ static int churn(int n)
 	return 0;
 }
 
+/*
+ * Removing a pair from two threads at once, while two more threads open its
+ * ends, write, read and close them: every call succeeds or fails with an
+ * error that says the pair or the node is gone, and the kernel stays quiet
+ * (the host checks its log). Expects the module loaded with pairs=0, so the
+ * pair "race" is always ttyVPA0/ttyVPB0.
+ */
+static const char *race_cfg = "/sys/kernel/config/ttypair/race";
+static volatile int race_stop;
+static unsigned long race_ops[4], race_bad[4], race_opened[4];
+static char race_msg[4][160];
+
+static void race_unexpected(int id, const char *what)
+{
+	if (!race_bad[id]++)
+		snprintf(race_msg[id], sizeof(race_msg[id]), "%s: %s", what, strerror(errno));
+}
+
+static void *race_remover(void *arg)
+{
+	int id = (int)(long)arg;
+	unsigned int seed = id;
+
+	while (!race_stop) {
+		/* thread 0 makes the pair; both remove it, after up to 2 ms */
+		if (id == 0 && mkdir(race_cfg, 0755) && errno != EEXIST)
+			race_unexpected(id, "mkdir");
+		usleep(rand_r(&seed) % 2000);
+		if (rmdir(race_cfg) && errno != ENOENT)
+			race_unexpected(id, "rmdir");
+		race_ops[id]++;
+	}
+	return NULL;
+}
+
+static void *race_opener(void *arg)
+{
+	int id = (int)(long)arg;
+	const char *dev = id == 2 ? "/dev/ttyVPA0" : "/dev/ttyVPB0";
+	char c = 'x';
+	int fd;
+
+	while (!race_stop) {
+		race_ops[id]++;
+		fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) {
+			/* no node, no device behind the node, or removed during open */
+			if (errno != ENOENT && errno != ENODEV && errno != ENXIO && errno != EIO)
+				race_unexpected(id, "open");
+			continue;
+		}
+		race_opened[id]++;
+		if (write(fd, &c, 1) < 0 && errno != EIO && errno != EAGAIN)
+			race_unexpected(id, "write");
+		if (read(fd, &c, 1) < 0 && errno != EIO && errno != EAGAIN)
+			race_unexpected(id, "read");
+		close(fd);
+	}
+	return NULL;
+}
+
+static int race(int seconds)
+{
+	pthread_t th[4];
+	int i, bad = 0;
+
+	for (i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, i < 2 ? race_remover : race_opener, (void *)(long)i);
+	sleep(seconds);
+	race_stop = 1;
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	if (rmdir(race_cfg) && errno != ENOENT) {
+		printf("final rmdir: %s\n", strerror(errno));
+		bad = 1;
+	}
+	printf("%lu create/remove loops, %lu more removals, %lu + %lu opens of the ends (%lu + %lu succeeded)\n",
+	       race_ops[0], race_ops[1], race_ops[2], race_ops[3], race_opened[2], race_opened[3]);
+	for (i = 0; i < 4; i++)
+		if (race_bad[i]) {
+			printf("thread %d: %lu unexpected errors, the first %s\n",
+			       i, race_bad[i], race_msg[i]);
+			bad = 1;
+		}
+	if (!race_ops[0] || !race_opened[2] || !race_opened[3]) {
+		printf("a thread did not run, or no open ever reached the pair\n");
+		bad = 1;
+	}
+	return bad;
+}
+
 static int hold(const char *path)
 {
 	int fd = open(path, O_RDWR | O_NOCTTY);
@@ -665,6 +758,8 @@ int main(int argc, char **argv)
 		return hold(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "--churn"))
 		return churn(atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--race"))
+		return race(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {
 		if (syscall(SYS_delete_module, "ttypair", O_NONBLOCK) == 0)
 			return 0;
