@@ -23,7 +23,7 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
 .PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
-	check deb dist rpm readme-matrix help version
+	check bench deb dist rpm readme-matrix readme-bench help version
 
 # ttypairctl and what `make install` puts outside DKMS. Packages set
 # DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
@@ -83,6 +83,10 @@ uninstall:
 check:
 	@TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
 
+# make bench BENCH_TARGET=sid-7.2: another target of tests/targets
+bench:
+	@TTYPAIR_BENCH_TARGET="$(BENCH_TARGET)" bash scripts/bench.sh
+
 deb:
 	@sh scripts/make-deb.sh $(CURDIR)/out/deb
 
@@ -94,6 +98,9 @@ rpm:
 
 readme-matrix:
 	@sh scripts/update-readme-matrix.sh
+
+readme-bench:
+	@sh scripts/update-readme-bench.sh
 
 version:
 	@echo $(VERSION)
@@ -111,10 +118,14 @@ help:
 	@echo "  make utils                        build utils/ttypairctl only"
 	@echo "  sudo make check [TARGETS=...]     the whole test suite (chroots and QEMU guests),"
 	@echo "                                    or the named targets of tests/targets"
+	@echo "  sudo make bench [BENCH_TARGET=...] ttypair vs pty vs socat in a guest of one target"
+	@echo "                                    (default bookworm-6.1): out/bench/bench.md, .json"
+	@echo "  make readme-bench                 put the last bench's table into README.md"
 	@echo "  make readme-matrix                put the last check's kernel table and workflow"
 	@echo "                                    transcript into README.md"
 	@echo "  sudo make deb                     the Debian packages, built in a clean Debian 12"
 	@echo "                                    chroot and checked with lintian, into out/deb/"
 	@echo "  make dist                         the release tarball out/ttypair-<version>.tar.gz (from git)"
-	@echo "  make rpm                          SRPM and dkms-ttypair RPM from it, with rpmlint, into out/rpm/"
+	@echo "  make rpm                          the SRPM, dkms-ttypair and ttypair-utils RPMs from it,"
+	@echo "                                    with rpmlint, into out/rpm/"
 	@echo "  make version                      print the version"

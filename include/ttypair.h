@@ -21,11 +21,13 @@
 #include "uapi/ttypair.h"
 
 /* Hard limit of pairs: the number of lines each tty driver is created with. */
-#define TTYPAIR_MAX_PAIRS	128
+#define TTYPAIR_MAX_PAIRS	1024
 /* Pairs created at load time when the pairs= parameter is not given. */
 #define TTYPAIR_DEFAULT_PAIRS	4
 /* write_room() of an end whose peer is closed: written bytes are dropped. */
 #define TTYPAIR_DISCARD_ROOM	65536U
+/* Receive queue (tty flip buffer) of an end: the size the kernel's pty uses */
+#define TTYPAIR_RX_LIMIT	8192
 /* Transmit FIFO of an end (baud-rate emulation); a power of two */
 #define TTYPAIR_FIFO_SIZE	4096U
 /* Baud rate reported by TIOCGSERIAL, and used for timing while at B0 */

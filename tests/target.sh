@@ -81,7 +81,8 @@ expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/g
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
-		"$TTYPAIR_SRC/tests/guest/workflow-test.sh"
+		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/bench-run.sh"
 	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
 
 if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
@@ -90,6 +91,18 @@ if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
 		grep -Eq "^(ok|not ok) - $e(:|\$)" "$W/results.txt" ||
 			t_fail "$NAME/$e" "did not run in the guest"
 	done
+	# make bench's report, made from the guest's short benchmark run
+	t_bench_report() {
+		sed -n 's/^# \(BENCH .*\)/\1/p' "$W/results.txt" > "$W/bench-smoke.txt"
+		sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/bench-smoke.txt" "$KVER" tcg "$W/bench" || return 1
+		[ "$(grep -c '^| ' "$W/bench/bench.md")" -ge 50 ] || { echo "bench.md has too few rows"; return 1; }
+		grep -q '^- throughput at 4 KiB writes >= 1.0x pty: \(met\|missed\) ([0-9.]*x)$' "$W/bench/targets.md" ||
+			{ echo "no throughput target line"; return 1; }
+		if command -v python3 > /dev/null; then
+			python3 -m json.tool "$W/bench/bench.json" > /dev/null || { echo "bench.json is not JSON"; return 1; }
+		fi
+	}
+	t_check "$NAME/bench_report" t_bench_report
 else
 	t_fail "$NAME/guest" "the module was not installed, the guest was not booted"
 fi

@@ -56,6 +56,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" "$TTYPAIR_SRC/README.md" \
+		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
 		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
 		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
@@ -71,7 +72,9 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/line-tests.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
-		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1
+		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
+		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1
 }
 
 # guest_run NAME W ROOT KVER: boot KVER of the chroot ROOT in QEMU with ROOT

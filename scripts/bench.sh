@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: the benchmarks in a QEMU guest of one target of tests/targets
+# (default bookworm-6.1; make bench BENCH_TARGET=sid-7.2): ttypair against
+# the kernel's pty and a socat-linked pty pair, all in the same guest run.
+# Writes out/bench/bench.md, bench.json and targets.md.
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+. "$TTYPAIR_SRC/tests/lib/chroot.sh"
+. "$TTYPAIR_SRC/tests/lib/qemu.sh"
+TTYPAIR_STAGE=bench
+TARGET=${TTYPAIR_BENCH_TARGET:-bookworm-6.1}
+OUT=${TTYPAIR_BENCH_OUT:-$TTYPAIR_SRC/out/bench}
+W=$TTYPAIR_OUT/bench
+ROOT=$W/root
+TTYPAIR_RESULTS=$W/results	# not the results of the last make check
+
+[ "$(id -u)" = 0 ] || die "the benchmarks build a chroot and boot a kernel: run 'sudo make bench'"
+for c in mmdebstrap qemu-system-x86_64 mke2fs; do
+	command -v $c > /dev/null || die "$c is missing: run 'sudo make check' once, or apt-get install mmdebstrap qemu-system-x86 e2fsprogs"
+done
+line=$(awk -v t="$TARGET" '$1 == t' "$TTYPAIR_SRC/tests/targets")
+[ -n "$line" ] || die "no target $TARGET in tests/targets"
+read -r _ suite rest <<< "$line"
+# shellcheck disable=SC2086
+set -- $rest
+extra=${!#}
+[ "$extra" = - ] && extra=
+pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
+
+mkdir -p "$W"
+: > "$TTYPAIR_RESULTS"
+tar=$(chroot_tarball "$suite" "$pkgs" "$extra") || die "no chroot of $suite"
+chroot_extract "$tar" "$ROOT"
+KVER=$(chroot_kernels "$ROOT" | tail -n 1)
+log "benchmarks on $TARGET: kernel $KVER"
+copy_tree "$ROOT/root/ttypair-src"
+in_chroot "$ROOT" make -C /root/ttypair-src KVER="$KVER" > "$W/build.log" 2>&1 ||
+	{ tail -n 20 "$W/build.log"; die "the module did not build for $KVER"; }
+mkdir -p "$ROOT/lib/modules/$KVER/updates"
+cp "$ROOT/root/ttypair-src/ttypair.ko" "$ROOT/lib/modules/$KVER/updates/"
+in_chroot "$ROOT" depmod "$KVER"
+guest_prepare "$ROOT" "$(ttypair_version)" "export TTYPAIR_GUEST_MODE=bench" "$W/gcc.log" ||
+	{ cat "$W/gcc.log"; die "the guest's programs did not build"; }
+guest_run bench "$W" "$ROOT" "$KVER" > "$W/guest.log" 2>&1
+grep -q '^BENCH done' "$W/results.txt" || { tail -n 30 "$W/results.txt"; die "the benchmarks did not finish; see $W/console.log"; }
+sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/results.txt" "$KVER" tcg "$OUT" || exit 1
+cp "$W/results.txt" "$OUT/results.txt"
+[ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
+echo
+echo "written: $OUT/bench.md, $OUT/bench.json, $OUT/targets.md"

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The benchmarks in the guest (ttypair-bench, tests/guest/bench.c): the data
+# sections with 16 static pairs, then the scale section with none, so that
+# it can make max_pairs pairs in configfs. Prints the BENCH lines; the
+# caller adds "BENCH done" when it succeeded.
+#   bench_run [--smoke]
+# Sourced after tap.sh; leaves the module unloaded.
+T=${T:-/opt/ttypair-tests}
+
+bench_run() {
+	[ ! -d /sys/module/ttypair ] || rmmod ttypair || return 1
+	modprobe ttypair pairs=16 || return 1
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config || return 1
+	for s in stream latency pairs baud; do
+		"$T/ttypair-bench" "$@" --only $s --static 16 > /run/bench.part 2>&1 ||
+			{ cat /run/bench.part; return 1; }
+		grep -v '^BENCH done$' /run/bench.part
+	done
+	rmmod ttypair || return 1
+	modprobe ttypair pairs=0 || return 1
+	"$T/ttypair-bench" "$@" --only scale --static 0 > /run/bench.part 2>&1 ||
+		{ cat /run/bench.part; return 1; }
+	grep -v '^BENCH done$' /run/bench.part
+	rmmod ttypair
+}
+
+# The rows a run must have: section, transports, parameters, metrics
+bench_expected() {
+	for sec in oneway bidir; do
+		for p in 1 64 4096 65536; do
+			for t in ttypair pty socat; do echo "$sec $t $p mib_s"; done
+		done
+	done
+	for t in ttypair pty socat; do
+		echo "latency $t 1 median_us"
+		echo "latency $t 1 p99_us"
+		for p in 1 4 16; do echo "pairs $t $p mib_s"; done
+	done
+	for p in 1200 9600 115200 921600; do
+		echo "baud ttypair $p rate_error_pct"
+		echo "baud ttypair $p tcdrain_error_pct"
+	done
+	for p in 1 16; do
+		for m in create_ms idle_pair_bytes open_pair_bytes remove_ms; do
+			echo "scale ttypair $p $m"
+		done
+	done
+}
+
+# A short run of every measurement: all rows there, the rates and times
+# positive, baud emulation within 5 % even in this short run. The rows stay
+# in /run/bench.out (guest-tests.sh prints them for the host's report).
+t_bench_smoke() {
+	bench_run --smoke > /run/bench.out 2>&1 || { cat /run/bench.out; return 1; }
+	echo "BENCH done" >> /run/bench.out
+	bench_expected | while read -r sec t p m; do
+		v=$(awk -v k="BENCH $sec $t $p $m" 'index($0, k " ") == 1 { print $NF }' /run/bench.out)
+		[ -n "$v" ] || { echo "no row: $sec $t $p $m"; return 1; }
+		case $m in
+		*_pct) awk -v v="$v" 'BEGIN { exit !(v > -5 && v < 5) }' ||
+			{ echo "$sec $p $m: $v %"; return 1; } ;;
+		idle_pair_bytes|open_pair_bytes) ;;	# can be 0 or negative for 1 pair
+		*) awk -v v="$v" 'BEGIN { exit !(v > 0) }' || { echo "$sec $t $p $m: $v"; return 1; } ;;
+		esac
+	done || return 1
+	echo "ttypair-bench --smoke: $(grep -c '^BENCH ' /run/bench.out) rows"
+}
