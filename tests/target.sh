@@ -95,7 +95,10 @@ if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
 	t_bench_report() {
 		sed -n 's/^# \(BENCH .*\)/\1/p' "$W/results.txt" > "$W/bench-smoke.txt"
 		sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/bench-smoke.txt" "$KVER" tcg "$W/bench" || return 1
-		[ "$(grep -c '^| ' "$W/bench/bench.md")" -ge 50 ] || { echo "bench.md has too few rows"; return 1; }
+		rows=$(grep -c '^| ' "$W/bench/bench.md")
+		keys=$(awk '$1 == "BENCH" && NF == 6 { print $2, $4, $5 }' "$W/bench-smoke.txt" | sort -u | wc -l)
+		[ "$rows" = $((keys + 1)) ] && [ "$keys" -ge 29 ] ||
+			{ echo "bench.md has $rows lines for $keys measurements"; return 1; }
 		grep -q '^- throughput at 4 KiB writes >= 1.0x pty: \(met\|missed\) ([0-9.]*x)$' "$W/bench/targets.md" ||
 			{ echo "no throughput target line"; return 1; }
 		if command -v python3 > /dev/null; then

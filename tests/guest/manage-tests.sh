@@ -183,18 +183,29 @@ t_configfs_remove_races() {
 }
 step configfs_remove_races t_configfs_remove_races
 
+# The distribution's own systemd-udevd, running with our rules (as the
+# packages install them), and stopped again.
+mgmt_udevd_start() {
+	_udevd=
+	for _f in /usr/lib/systemd/systemd-udevd /lib/systemd/systemd-udevd; do
+		[ -x "$_f" ] && { _udevd=$_f; break; }
+	done
+	[ -n "$_udevd" ] || { echo "no systemd-udevd in the guest"; return 1; }
+	mkdir -p /etc/udev/rules.d
+	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
+	"$_udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
+	udevadm control --reload
+}
+
+mgmt_udevd_stop() {
+	udevadm control --exit
+	rm -f /etc/udev/rules.d/60-ttypair.rules
+}
+
 # The udev rules with the distribution's own systemd-udevd: group dialout,
 # mode 0660, and /dev/ttypair/<name>/{a,b} for named pairs, gone with them.
 t_udev_rules() {
-	udevd=
-	for f in /usr/lib/systemd/systemd-udevd /lib/systemd/systemd-udevd; do
-		[ -x "$f" ] && { udevd=$f; break; }
-	done
-	[ -n "$udevd" ] || { echo "no systemd-udevd in the guest"; return 1; }
-	mkdir -p /etc/udev/rules.d
-	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
-	"$udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
-	udevadm control --reload
+	mgmt_udevd_start || return 1
 	mgmt_load pairs=1 || return 1
 	mkdir "$CFG/nmea.gps-1" || return 1
 	udevadm settle -t 30
@@ -213,8 +224,7 @@ t_udev_rules() {
 	[ ! -e /dev/ttypair/nmea.gps-1/a ] && [ ! -e /dev/ttypair/nmea.gps-1/b ] ||
 		{ echo "symlinks left after rmdir"; return 1; }
 	rmmod ttypair
-	udevadm control --exit
-	rm -f /etc/udev/rules.d/60-ttypair.rules
+	mgmt_udevd_stop
 }
 step udev_rules_group_mode_symlinks t_udev_rules
 

@@ -7,7 +7,8 @@
 # it up (systemd-udevd with the packages' udev rules, configfs mounted,
 # ttypairctl in PATH), and what they print must be the README's output lines.
 # The transcript is printed as "WORKFLOW| " lines for `make readme-matrix`.
-# Sourced by guest-tests.sh after manage-tests.sh; leaves the module unloaded.
+# Sourced by guest-tests.sh after manage-tests.sh (its mgmt_* helpers);
+# leaves the module unloaded.
 T=${T:-/opt/ttypair-tests}
 
 # wf_block FILE: the workflow block of README.md, without the fences
@@ -32,17 +33,10 @@ wf_run() {
 }
 
 t_readme_workflow() {
-	udevd=
-	for f in /usr/lib/systemd/systemd-udevd /lib/systemd/systemd-udevd; do
-		[ -x "$f" ] && { udevd=$f; break; }
-	done
-	[ -n "$udevd" ] || { echo "no systemd-udevd in the guest"; return 1; }
 	mgmt_reset
-	mkdir -p /etc/udev/rules.d /usr/local/bin
-	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
+	mgmt_udevd_start || return 1
+	mkdir -p /usr/local/bin
 	ln -sf "$T/ttypairctl" /usr/local/bin/ttypairctl
-	"$udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
-	udevadm control --reload
 	modprobe configfs 2>/dev/null
 	mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || return 1
 
@@ -51,8 +45,8 @@ t_readme_workflow() {
 	(cd /run && PATH=/usr/local/bin:$PATH wf_run /run/wf.block /run/wf.out)
 
 	mgmt_reset
-	udevadm control --exit
-	rm -f /etc/udev/rules.d/60-ttypair.rules /usr/local/bin/ttypairctl
+	mgmt_udevd_stop
+	rm -f /usr/local/bin/ttypairctl
 	diff -u /run/wf.block /run/wf.out > /run/wf.diff ||
 		{ cat /run/wf.diff; echo "the README's workflow prints something else now (make readme-matrix copies this run's)"; return 1; }
 	echo "README workflow: $(grep -c '^\$ ' /run/wf.block) commands, their output as in README.md"
