@@ -23,7 +23,7 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
 .PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
-	check bench deb dist rpm readme-matrix readme-bench help version
+	check bench debug-kernel deb dist rpm readme-matrix readme-bench help version
 
 # ttypairctl and what `make install` puts outside DKMS. Packages set
 # DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
@@ -87,6 +87,10 @@ check:
 bench:
 	@TTYPAIR_BENCH_TARGET="$(BENCH_TARGET)" bash scripts/bench.sh
 
+# the debug kernel of the trixie-6.12-debug target, built or found in the cache
+debug-kernel:
+	@sh tests/debug-kernel/build.sh
+
 deb:
 	@sh scripts/make-deb.sh $(CURDIR)/out/deb
 
@@ -120,6 +124,8 @@ help:
 	@echo "                                    or the named targets of tests/targets"
 	@echo "  sudo make bench [BENCH_TARGET=...] ttypair vs pty vs socat in a guest of one target"
 	@echo "                                    (default bookworm-6.1): out/bench/bench.md, .json"
+	@echo "  sudo make debug-kernel            build (or find cached) the KASAN/lockdep/kmemleak"
+	@echo "                                    kernel of the trixie-6.12-debug target"
 	@echo "  make readme-bench                 put the last bench's table into README.md"
 	@echo "  make readme-matrix                put the last check's kernel table and workflow"
 	@echo "                                    transcript into README.md"

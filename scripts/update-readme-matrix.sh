@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make readme-matrix`: put what the last `make check` measured into
-# README.md: the supported-kernels table (tests/out/kernel-matrix.md) and
+# README.md: the supported-kernels table (tests/out/kernel-matrix.md), the
+# reliability table (tests/out/reliability.md) and
 # the workflow transcript of a guest (its "WORKFLOW| " lines; the first
 # target that has them, in the order of tests/targets).
 #   scripts/update-readme-matrix.sh [RESULTS]   RESULTS: a guest's results.txt
@@ -9,7 +10,9 @@ set -eu
 cd "$(dirname "$0")/.."
 table=tests/out/kernel-matrix.md
 [ -f "$table" ] || { echo "no $table: run 'sudo make check' first" >&2; exit 1; }
-for m in kernel-matrix workflow; do
+rel=tests/out/reliability.md
+[ -f "$rel" ] || { echo "no $rel: run 'sudo make check' first" >&2; exit 1; }
+for m in kernel-matrix reliability workflow; do
 	grep -q "^<!-- $m:begin -->\$" README.md && grep -q "^<!-- $m:end -->\$" README.md ||
 		{ echo "README.md has no $m markers" >&2; exit 1; }
 done
@@ -26,11 +29,12 @@ fi
 wf=$(mktemp)
 trap 'rm -f "$wf"' EXIT
 { echo '```console'; sed -n 's/^WORKFLOW| //p' "$results"; echo '```'; } > "$wf"
-awk -v table="$table" -v wf="$wf" '
+awk -v table="$table" -v wf="$wf" -v rel="$rel" '
 	/^<!-- kernel-matrix:begin -->$/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
+	/^<!-- reliability:begin -->$/ { print; while ((getline l < rel) > 0) print l; skip = 1; next }
 	/^<!-- workflow:begin -->$/ { print; while ((getline l < wf) > 0) print l; skip = 1; next }
-	/^<!-- (kernel-matrix|workflow):end -->$/ { skip = 0 }
+	/^<!-- (kernel-matrix|reliability|workflow):end -->$/ { skip = 0 }
 	!skip { print }
 ' README.md > README.md.new
 mv README.md.new README.md
-echo "README.md: kernel matrix from $table, workflow from $results"
+echo "README.md: kernel matrix from $table, reliability from $rel, workflow from $results"

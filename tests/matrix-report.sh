@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel matrix of the last `make check`: one row per target from
 # tests/out/<target>/matrix.txt, written to tests/out/kernel-matrix.md and
-# printed. `make readme-matrix` copies it into README.md.
+# printed; and what the reliability tests of each guest did (their STRESS,
+# FUZZ, FUZZPARAMS and SOAK lines), in tests/out/reliability.md.
+# `make readme-matrix` copies both into README.md.
 #   tests/matrix-report.sh TARGET...
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,3 +29,32 @@ out=$TTYPAIR_OUT/kernel-matrix.md
 } > "$out"
 echo "=== kernel matrix"
 cat "$out"
+
+# field LINE KEY: the value of KEY=... in a "# STRESS ..." style line
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+rel=$TTYPAIR_OUT/reliability.md
+{
+	echo "| target | stress: operations (unloads won) | kmemleak after unload | fuzz: ioctl and data calls, attribute writes, pair names | module parameter values | soak: MiB each way (writes, setting changes, modem changes) | kernel log |"
+	echo "|---|---|---|---|---|---|---|"
+	for t in "$@"; do
+		r=$TTYPAIR_OUT/$t/results.txt
+		[ -f "$r" ] || { echo "| $t | not run | - | - | - | - | - |"; continue; }
+		st=$(sed -n 's/^# STRESS //p' "$r" | tail -n 1)
+		fz=$(sed -n 's/^# FUZZ //p' "$r" | tail -n 1)
+		fp=$(sed -n 's/^# FUZZPARAMS //p' "$r" | tail -n 1)
+		sk=$(sed -n 's/^# SOAK //p' "$r" | tail -n 1)
+		leak=$(sed -n 's/^# kmemleak: //p' "$r" | tail -n 1)
+		clean=problems
+		grep -q "^PASS $t/guest_kernel_log_clean\$" "$TTYPAIR_RESULTS" 2>/dev/null && clean=clean
+		b=$(field "$sk" bytes_each_way)
+		echo "| $t | $(field "$st" ops) ($(field "$st" unloads)) | ${leak:--} |" \
+			"$(field "$fz" calls), $(field "$fz" attr_writes), $(field "$fz" names) |" \
+			"$(field "$fp" values) |" \
+			"$(( ${b:-0} >> 20 )) ($(field "$sk" writes), $(field "$sk" settings), $(field "$sk" modem)) |" \
+			"$clean |"
+	done
+	echo
+	echo "Measured by \`sudo make check\` on $(date -u +%Y-%m-%d) (seed and per-operation counts in each target's log)."
+} > "$rel"
+echo "=== reliability"
+cat "$rel"

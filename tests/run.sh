@@ -81,17 +81,25 @@ selected() {
 	return 1
 }
 
-# The kernel targets
-while read -r name suite rest; do
-	case $name in ''|'#'*) continue ;; esac
-	selected "$name" || continue
-	# shellcheck disable=SC2086
-	set -- $rest
-	extra=${!#}
-	pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
-	launch "$name" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
-	names="$names $name"
-done < "$TTYPAIR_SRC/tests/targets"
+# The kernel targets. The debug kernel's goes first: building that kernel
+# takes longest, and the other targets take turns in the second slot.
+for pass in debug others; do
+	while read -r name suite rest; do
+		case $name in ''|'#'*) continue ;; esac
+		selected "$name" || continue
+		# shellcheck disable=SC2086
+		set -- $rest
+		extra=${!#}
+		pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
+		want=others
+		[ "$pkgs" != debug-kernel ] || want=debug
+		[ "$want" = "$pass" ] || continue
+		launch "$name" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
+	done < "$TTYPAIR_SRC/tests/targets"
+done
+# the report's rows in the order of tests/targets
+names=$(awk '$1 !~ /^#/ && NF { print $1 }' "$TTYPAIR_SRC/tests/targets" |
+	while read -r name; do selected "$name" && echo "$name"; done | xargs)
 
 # The package's lifecycle in four suites, in the same queue
 for suite in ${TTYPAIR_DEB_SUITES-bullseye bookworm trixie sid}; do

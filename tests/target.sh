@@ -23,12 +23,33 @@ collect() { collect_tap "$NAME" "$1"; }
 
 mkdir -p "$W"
 if [ "$EXTRA" = - ]; then EXTRA=; fi
+# The kernel "debug-kernel" is ours (tests/debug-kernel): built or taken
+# from the cache, and installed from its .debs like any other kernel.
+DEBS=
+if [ "$PKGS" = debug-kernel ]; then
+	DEBS=$(sh "$TTYPAIR_SRC/tests/debug-kernel/build.sh") || {
+		t_fail "$NAME/debug_kernel_build" "the debug kernel did not build"
+		exit 0
+	}
+	t_pass "$NAME/debug_kernel_build"
+	PKGS=
+fi
 tar=$(chroot_tarball "$SUITE" "$PKGS" "$EXTRA") || {
 	t_fail "$NAME/chroot" "mmdebstrap of $SUITE failed"
 	exit 0
 }
 log "extracting $tar"
 chroot_extract "$tar" "$ROOT"
+if [ -n "$DEBS" ]; then
+	mkdir -p "$ROOT/root/debug-kernel"
+	cp "$DEBS"/*.deb "$ROOT/root/debug-kernel/"
+	in_chroot "$ROOT" sh -c 'dpkg -i /root/debug-kernel/*.deb' > "$W/debug-kernel-install.log" 2>&1 || {
+		cat "$W/debug-kernel-install.log"
+		t_fail "$NAME/chroot" "dpkg -i of the debug kernel failed"
+		exit 0
+	}
+	rm -rf "$ROOT/root/debug-kernel"
+fi
 KVER=$(chroot_kernels "$ROOT" | tail -n 1)
 [ -n "$KVER" ] || { t_fail "$NAME/chroot" "no kernel in the chroot"; exit 0; }
 DKMSVER=$(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)
@@ -69,9 +90,23 @@ in_chroot "$ROOT" sh /root/ttypair-src/tests/chroot/build-checks.sh "$KVER" /roo
 cat "$W/build-checks.log"
 collect "$W/build-checks.log"
 
-# 3. The guest
-if guest_prepare "$ROOT" "$VER" \
-	"${TTYPAIR_TEST_BYTES:+export TTYPAIR_TEST_BYTES=$TTYPAIR_TEST_BYTES}" "$W/gcc.log"; then
+# 3. The guest, with the sizes of its reliability tests: on the debug
+# kernel everything runs 10-20 times slower, so the stress gets longer
+# and the soak smaller (tests/guest/reliability-tests.sh)
+if [ -n "$DEBS" ]; then
+	TTYPAIR_QEMU_TIMEOUT=${TTYPAIR_DEBUG_QEMU_TIMEOUT:-4200}
+	stress=${TTYPAIR_STRESS_SECONDS:-${TTYPAIR_DEBUG_STRESS_SECONDS:-180}}
+	fuzz=${TTYPAIR_FUZZ_SECONDS:-60} params=${TTYPAIR_FUZZ_PARAMS:-6}
+	soak=${TTYPAIR_SOAK_MIB:-${TTYPAIR_DEBUG_SOAK_MIB:-64}}
+else
+	stress=${TTYPAIR_STRESS_SECONDS:-20} fuzz=${TTYPAIR_FUZZ_SECONDS:-15}
+	params=${TTYPAIR_FUZZ_PARAMS:-8} soak=${TTYPAIR_SOAK_MIB:-128}
+fi
+env="export TTYPAIR_STRESS_SECONDS=$stress TTYPAIR_FUZZ_SECONDS=$fuzz"
+env="$env TTYPAIR_FUZZ_PARAMS=$params TTYPAIR_SOAK_MIB=$soak"
+env="$env${TTYPAIR_SEED:+ TTYPAIR_SEED=$TTYPAIR_SEED}"
+env="$env${TTYPAIR_TEST_BYTES:+ TTYPAIR_TEST_BYTES=$TTYPAIR_TEST_BYTES}"
+if guest_prepare "$ROOT" "$VER" "$env" "$W/gcc.log"; then
 	t_pass "$NAME/guest_tests_build"
 else
 	cat "$W/gcc.log"
@@ -82,7 +117,8 @@ expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/g
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" \
-		"$TTYPAIR_SRC/tests/guest/bench-run.sh"
+		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
+		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh"
 	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
 
 if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then

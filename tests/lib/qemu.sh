@@ -28,10 +28,13 @@ qemu_image() {
 qemu_boot() {
 	_smp=$(nproc)
 	[ "$_smp" -gt 4 ] && _smp=4
+	# a kernel with its drivers built in (the debug kernel) has no initrd
+	_rd=$2
+	[ -f "$_rd" ] || _rd=
 	timeout --foreground -k 10 "$TTYPAIR_QEMU_TIMEOUT" \
 	qemu-system-x86_64 -accel tcg -cpu max -smp "$_smp" -m "$TTYPAIR_QEMU_MEM" \
 		-no-reboot -display none -monitor none -nodefaults \
-		-kernel "$1" -initrd "$2" \
+		-kernel "$1" ${_rd:+-initrd} ${_rd:+"$_rd"} \
 		-drive "file=$3,format=raw,if=virtio,cache=unsafe" \
 		-serial "file:$4" -serial "file:$5" \
 		-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 \
@@ -57,6 +60,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" "$TTYPAIR_SRC/README.md" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
+		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh" \
 		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
 		"$TTYPAIR_SRC/tests/guest/pyserial-test.py" \
 		"$TTYPAIR_SRC/tests/lib/tap.sh" "$_t/"
@@ -74,7 +78,9 @@ guest_prepare() {
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
 		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
-		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1
+		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-stress \
+		/opt/ttypair-tests/src/tests/guest/stress.c >> "$4" 2>&1
 }
 
 # guest_run NAME W ROOT KVER: boot KVER of the chroot ROOT in QEMU with ROOT

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest tests of reliability (ttypair-stress, tests/guest/stress.c): the
+# bounded concurrent stress with the kmemleak scan after unloading, the
+# interface fuzzing (ioctls, attributes, pair names, module parameters) and
+# the integrity soak. Sourced by guest-tests.sh after tap.sh and
+# manage-tests.sh, with the module NOT loaded; leaves it unloaded.
+#
+# Their size comes from the host (tests/target.sh, through $T/env):
+#   TTYPAIR_SEED             seed of every random choice (default: a new one)
+#   TTYPAIR_STRESS_SECONDS   stress duration (default 20)
+#   TTYPAIR_FUZZ_SECONDS     ioctl/attribute fuzzing duration (default 15)
+#   TTYPAIR_FUZZ_PARAMS      module parameter values per parameter (default 8)
+#   TTYPAIR_SOAK_MIB         soak size, MiB each way (default 128)
+T=${T:-/opt/ttypair-tests}
+SEED=${TTYPAIR_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "# reliability tests: seed $SEED (TTYPAIR_SEED=$SEED replays the choices)"
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak, where the kernel has it (the debug kernel; Debian's do not)
+leak_prepare() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -w "$KMEMLEAK" ] || return 0
+	# what is already unreferenced now is not ours to report
+	echo scan > "$KMEMLEAK" && echo clear > "$KMEMLEAK"
+}
+
+leak_check() {
+	if [ ! -w "$KMEMLEAK" ]; then
+		echo "kmemleak: not in this kernel"
+		return 0
+	fi
+	# two scans: an object must look unreferenced twice to be reported
+	echo scan > "$KMEMLEAK" && sleep 1 && echo scan > "$KMEMLEAK" || return 1
+	_leaks=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	if [ "$_leaks" != 0 ]; then
+		head -n 60 "$KMEMLEAK"
+		echo "kmemleak: $_leaks unreferenced objects after unloading"
+		return 1
+	fi
+	echo "kmemleak: clean after unloading"
+}
+
+t_stress() {
+	mgmt_reset
+	leak_prepare
+	mgmt_load pairs=4 || return 1
+	"$T/ttypair-stress" stress "${TTYPAIR_STRESS_SECONDS:-20}" "$SEED" 4 > /run/stress.out 2>&1
+	_rc=$?
+	cat /run/stress.out
+	[ "$_rc" = 0 ] || return 1
+	# the module comes out at the end, whatever the threads left behind
+	[ -d /sys/module/ttypair ] || modprobe ttypair pairs=4 || return 1
+	mgmt_reset
+	[ ! -d /sys/module/ttypair ] || { echo "rmmod after the stress failed"; return 1; }
+	leak_check || return 1
+	grep '^STRESS ' /run/stress.out
+	echo "seed $SEED"
+}
+step stress_concurrent t_stress
+
+t_fuzz() {
+	mgmt_load pairs=2 || return 1
+	"$T/ttypair-stress" fuzz "${TTYPAIR_FUZZ_SECONDS:-15}" "$SEED" > /run/fuzz.out 2>&1
+	_rc=$?
+	cat /run/fuzz.out
+	[ "$_rc" = 0 ] || return 1
+	mgmt_reset
+	[ ! -d /sys/module/ttypair ] || { echo "rmmod after the fuzzing failed"; return 1; }
+	grep '^FUZZ ' /run/fuzz.out
+	echo "seed $SEED"
+}
+step fuzz_ioctls_attributes t_fuzz
+
+# Random and malformed values offered as each module parameter: the load
+# succeeds (and the module unloads) or fails with a log line and nothing
+# left behind.
+t_fuzz_params() {
+	mgmt_reset
+	_n=0 _loaded=0
+	_per=${TTYPAIR_FUZZ_PARAMS:-8}
+	_s=$SEED
+	for _p in pairs max_pairs wiring baud_emulation strict; do
+		_s=$((_s + 1))
+		"$T/ttypair-stress" values "$_s" "$_per" > /run/values.txt || return 1
+		while IFS= read -r _v; do
+			_n=$((_n + 1))
+			dmesg -C
+			if modprobe ttypair "$_p=$_v" > /run/modprobe.out 2>&1; then
+				_loaded=$((_loaded + 1))
+				rmmod ttypair || { echo "$_p='$_v': loaded, then rmmod failed"; return 1; }
+				continue
+			fi
+			if [ -d /sys/module/ttypair ]; then
+				echo "$_p='$_v': modprobe failed but the module is loaded"
+				return 1
+			fi
+			if ! dmesg | grep -q 'ttypair'; then
+				echo "$_p='$_v': refused without a kernel log line"
+				cat /run/modprobe.out
+				return 1
+			fi
+		done < /run/values.txt
+	done
+	echo "FUZZPARAMS values=$_n loaded=$_loaded refused=$((_n - _loaded))"
+	echo "seed $SEED"
+}
+step fuzz_module_parameters t_fuzz_params
+
+t_soak() {
+	mgmt_load pairs=1 || return 1
+	"$T/ttypair-stress" soak "${TTYPAIR_SOAK_MIB:-128}" "$SEED" > /run/soak.out 2>&1
+	_rc=$?
+	cat /run/soak.out
+	[ "$_rc" = 0 ] || return 1
+	mgmt_reset
+	grep '^SOAK ' /run/soak.out
+	echo "seed $SEED"
+}
+step integrity_soak t_soak
