@@ -51,6 +51,18 @@ static int ttypair_open(struct tty_struct *tty, struct file *filp)
 {
 	struct ttypair_port *tp = tty->driver_data;
 
+	/*
+	 * First open, or the first after a hangup: drop what the receive
+	 * queue kept from before (a hangup does not flush it). Done here,
+	 * under the tty lock as tty_port_close() does it, and not in
+	 * activate(): that runs under port->mutex, and flushing takes the
+	 * line discipline's termios_rwsem, which serial_core takes
+	 * port->mutex under (lockdep found the cycle). The port cannot
+	 * become initialised meanwhile, that needs this tty's lock too; and
+	 * the peer inserts nothing until activate() makes the end active.
+	 */
+	if (!tty_port_initialized(&tp->port))
+		tty_ldisc_flush(tty);
 	return tty_port_open(&tp->port, tty, filp);
 }
 
@@ -264,7 +276,6 @@ static int ttypair_port_activate(struct tty_port *port, struct tty_struct *tty)
 	if (ret)
 		return ret;
 	ttypair_line_update(tp, tty, NULL);
-	tty_ldisc_flush(tty);
 	ttypair_set_active(tp, true);
 	return 0;
 }

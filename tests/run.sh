@@ -92,7 +92,7 @@ for pass in debug others; do
 		extra=${!#}
 		pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
 		want=others
-		[ "$pkgs" != debug-kernel ] || want=debug
+		[ "${pkgs%% *}" != debug-kernel ] || want=debug
 		[ "$want" = "$pass" ] || continue
 		launch "$name" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
 	done < "$TTYPAIR_SRC/tests/targets"

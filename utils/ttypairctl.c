@@ -580,8 +580,19 @@ struct pair_info {
 
 static int read_end(unsigned int index, char end, struct end_info *e)
 {
+	/* the counters of an end, in the order `list` and `stats` show them */
+	const struct {
+		const char *attr;
+		unsigned long long *val;
+	} counters[] = {
+		{ "rx_bytes", &e->rx },
+		{ "tx_bytes", &e->tx },
+		{ "discarded_bytes", &e->discarded },
+		{ "injected_errors", &e->injected },
+	};
 	char p[PATH_MAX];
 	unsigned long long open;
+	size_t i;
 	int ret;
 
 	snprintf(e->device, sizeof(e->device), "ttyVP%c%u", end, index);
@@ -592,22 +603,11 @@ static int read_end(unsigned int index, char end, struct end_info *e)
 	e->open = open != 0;
 	mkpath(p, TTY_DIR "/%s/wiring", e->device);
 	ret = read_attr(p, e->wiring, sizeof(e->wiring));
-	if (ret)
-		return ret;
-	mkpath(p, TTY_DIR "/%s/rx_bytes", e->device);
-	ret = read_u64(p, &e->rx);
-	if (ret)
-		return ret;
-	mkpath(p, TTY_DIR "/%s/tx_bytes", e->device);
-	ret = read_u64(p, &e->tx);
-	if (ret)
-		return ret;
-	mkpath(p, TTY_DIR "/%s/discarded_bytes", e->device);
-	ret = read_u64(p, &e->discarded);
-	if (ret)
-		return ret;
-	mkpath(p, TTY_DIR "/%s/injected_errors", e->device);
-	return read_u64(p, &e->injected);
+	for (i = 0; !ret && i < sizeof(counters) / sizeof(counters[0]); i++) {
+		mkpath(p, TTY_DIR "/%s/%s", e->device, counters[i].attr);
+		ret = read_u64(p, counters[i].val);
+	}
+	return ret;
 }
 
 static int read_pair(unsigned int index, struct pair_info *pi)

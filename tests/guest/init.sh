@@ -9,6 +9,10 @@ mountpoint -q /proc || mount -t proc proc /proc
 mountpoint -q /sys || mount -t sysfs sysfs /sys
 mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mountpoint -q /run || mount -t tmpfs tmpfs /run
+# ptys (socat, the benchmarks): Debian's initramfs mounts devpts, a kernel
+# booted without one (the debug kernel) needs it here
+mkdir -p /dev/pts
+mountpoint -q /dev/pts || mount -t devpts -o gid=5,mode=0620 devpts /dev/pts
 mount -o remount,rw /
 hostname ttypair-guest
 

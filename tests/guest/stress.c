@@ -850,10 +850,14 @@ static int fz_attrs(uint64_t *s, unsigned long *writes, unsigned long *refused)
 		printf("writing %zu bytes to %s: unexpected %s\n", n, a.path[k], strerror(-r));
 		return -1;
 	}
+	/*
+	 * Counters, the open state and a pending injection (which a byte
+	 * still on its way consumes) change by themselves.
+	 */
 	for (i = 0; i < a.n; i++)
 		if (strcmp(before[i], after[i]) && !strstr(a.path[i], "/rx_") &&
 		    !strstr(a.path[i], "/tx_") && !strstr(a.path[i], "/discarded") &&
-		    !strstr(a.path[i], "/injected") && !strstr(a.path[i], "/open")) {
+		    !strstr(a.path[i], "/inject") && !strstr(a.path[i], "/open")) {
 			printf("a refused write to %s changed %s from '%s' to '%s'\n",
 			       a.path[k], a.path[i], before[i], after[i]);
 			return -1;

@@ -8,13 +8,14 @@
 
 : "${TTYPAIR_QEMU_MEM:=2048}"
 : "${TTYPAIR_QEMU_TIMEOUT:=1500}"
+: "${TTYPAIR_BOOT_TIMEOUT:=300}"
 
 # Kernel log lines that fail a run whatever the tests said.
 TTYPAIR_KERNEL_PROBLEMS='WARNING:|BUG:|Oops|Kernel panic|general protection fault|'\
 'KASAN|UBSAN|possible recursive locking|possible circular locking|'\
 'inconsistent lock state|suspicious RCU usage|blocked for more than|'\
-'soft lockup|hard LOCKUP|kmemleak|list_add corruption|list_del corruption|'\
-'Call Trace:'
+'soft lockup|hard LOCKUP|kmemleak: [0-9]+ new suspected|list_add corruption|'\
+'list_del corruption|ODEBUG:|Call Trace:'
 
 # qemu_image DIR IMAGE: make an ext4 disk image holding DIR.
 qemu_image() {
@@ -87,15 +88,35 @@ guest_prepare() {
 # as its disk (files in W), and record the guest's results as NAME/..., plus
 # NAME/guest_ran_to_completion and NAME/guest_kernel_log_clean.
 guest_run() {
-	log "making the guest's disk image"
-	qemu_image "$3" "$2/root.img"
-	log "booting $4 in QEMU (TCG)"
-	: > "$2/console.log"
-	: > "$2/results.log"
 	_start=$(date +%s)
-	qemu_boot "$3/boot/vmlinuz-$4" "$3/boot/initrd.img-$4" \
-		"$2/root.img" "$2/console.log" "$2/results.log"
-	_rc=$?
+	rm -f "$2/console-hung-boot.log"
+	for _try in 1 2; do
+		log "making the guest's disk image"
+		qemu_image "$3" "$2/root.img"
+		log "booting $4 in QEMU (TCG)"
+		: > "$2/console.log"
+		: > "$2/results.log"
+		_boot=$(date +%s)
+		qemu_boot "$3/boot/vmlinuz-$4" "$3/boot/initrd.img-$4" \
+			"$2/root.img" "$2/console.log" "$2/results.log" &
+		_qpid=$!
+		# TCG now and then leaves a guest idle in its early boot; one
+		# that has not started the tests within the boot timeout is
+		# booted again (once), with its console kept
+		while kill -0 "$_qpid" 2>/dev/null; do
+			if [ "$_try" = 1 ] && ! grep -q '^GUEST-START' "$2/results.log" &&
+				[ $(( $(date +%s) - _boot )) -gt "$TTYPAIR_BOOT_TIMEOUT" ]; then
+				log "no GUEST-START after $TTYPAIR_BOOT_TIMEOUT s: booting again"
+				cp "$2/console.log" "$2/console-hung-boot.log"
+				kill "$_qpid"
+				break
+			fi
+			sleep 5
+		done
+		wait "$_qpid"
+		_rc=$?
+		[ -f "$2/console-hung-boot.log" ] && [ "$_try" = 1 ] || break
+	done
 	log "guest finished in $(( $(date +%s) - _start )) s (qemu exit $_rc)"
 	rm -f "$2/root.img"
 	tr -d '\r' < "$2/results.log" > "$2/results.txt"
