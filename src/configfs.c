@@ -153,8 +153,10 @@ static struct config_group *ttypair_cfg_make_pair(struct config_group *group,
 	struct ttypair_pair *pair;
 
 	if (!ttypair_cfg_name_ok(name)) {
-		pr_info_ratelimited("pair name '%.40s' refused: 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'\n",
-				    name, TTYPAIR_PAIR_NAME_MAX);
+		/* escaped: the name is anything mkdir(2) was given */
+		pr_info_ratelimited("pair name '%*pE' refused: 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'\n",
+				    (int)min_t(size_t, strlen(name), 40), name,
+				    TTYPAIR_PAIR_NAME_MAX);
 		return ERR_PTR(-EINVAL);
 	}
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);

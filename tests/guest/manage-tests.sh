@@ -122,9 +122,13 @@ step configfs_settings_and_bad_values t_configfs_settings
 t_configfs_bad_names() {
 	mgmt_load pairs=0 || return 1
 	long=abcdefghijklmnopqrstuvwxyz0123456	# 33 characters
-	for n in "$long" "a b" "a:b" ".hidden" "-x" "a@b" "é"; do
+	ctrl=$(printf 'a\001b')
+	for n in "$long" "a b" "a:b" ".hidden" "-x" "a@b" "é" "$ctrl"; do
 		mgmt_expect_fail "Invalid argument" mkdir "$CFG/$n" || return 1
 	done
+	# the log line escapes control characters (%pE: octal)
+	dmesg | grep -qF "pair name 'a\\001b' refused" ||
+		{ echo "no escaped log line for the name 'a<SOH>b'"; dmesg | tail -n 3; return 1; }
 	mkdir "$CFG/ok.name_1-2" || return 1
 	mgmt_expect_fail "File exists" mkdir "$CFG/ok.name_1-2" || return 1
 	rmdir "$CFG/ok.name_1-2" || return 1

@@ -1035,11 +1035,16 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 			break;
 		}
 	}
-	memset(&it, 0, sizeof(it));
-	setitimer(ITIMER_REAL, &it, NULL);
+	/*
+	 * Closed with the timer still running: a random TIOCSSERIAL may have
+	 * set closing_wait to minutes, and close waits that long for output
+	 * that a random TCXONC stopped, as a real port would.
+	 */
 	for (i = 0; i < 4; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
 	if (rmdir(CFG "/fuzz")) {
 		printf("rmdir " CFG "/fuzz: %s\n", strerror(errno));
 		bad = 1;
