@@ -26,7 +26,7 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 started=$(date +%s)
 
 # Tools of the build machine
-need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base"
+need="mmdebstrap qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps"
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -6,7 +6,8 @@
 # the integrity soak. Sourced by guest-tests.sh after tap.sh and
 # manage-tests.sh, with the module NOT loaded; leaves it unloaded.
 #
-# Their size comes from the host (tests/target.sh, through $T/env):
+# Each run is bounded (timeout -s KILL): a test that hangs fails, and the
+# guest goes on. Their size comes from the host (tests/target.sh, through $T/env):
 #   TTYPAIR_SEED             seed of every random choice (default: a new one)
 #   TTYPAIR_STRESS_SECONDS   stress duration (default 20)
 #   TTYPAIR_FUZZ_SECONDS     ioctl/attribute fuzzing duration (default 15)
@@ -51,9 +52,12 @@ t_stress() {
 	mgmt_reset
 	leak_prepare
 	mgmt_load pairs=4 || return 1
-	"$T/ttypair-stress" stress "${TTYPAIR_STRESS_SECONDS:-20}" "$SEED" 4 > /run/stress.out 2>&1
+	_secs=${TTYPAIR_STRESS_SECONDS:-20}
+	timeout -s KILL $((_secs + 180)) \
+		"$T/ttypair-stress" stress "$_secs" "$SEED" 4 > /run/stress.out 2>&1
 	_rc=$?
 	cat /run/stress.out
+	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
 	[ "$_rc" = 0 ] || return 1
 	# the module comes out at the end, whatever the threads left behind
 	[ -d /sys/module/ttypair ] || modprobe ttypair pairs=4 || return 1
@@ -67,9 +71,12 @@ step stress_concurrent t_stress
 
 t_fuzz() {
 	mgmt_load pairs=2 || return 1
-	"$T/ttypair-stress" fuzz "${TTYPAIR_FUZZ_SECONDS:-15}" "$SEED" > /run/fuzz.out 2>&1
+	_secs=${TTYPAIR_FUZZ_SECONDS:-15}
+	timeout -s KILL $((_secs + 180)) \
+		"$T/ttypair-stress" fuzz "$_secs" "$SEED" > /run/fuzz.out 2>&1
 	_rc=$?
 	cat /run/fuzz.out
+	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
 	[ "$_rc" = 0 ] || return 1
 	mgmt_reset
 	[ ! -d /sys/module/ttypair ] || { echo "rmmod after the fuzzing failed"; return 1; }
@@ -115,9 +122,12 @@ step fuzz_module_parameters t_fuzz_params
 
 t_soak() {
 	mgmt_load pairs=1 || return 1
-	"$T/ttypair-stress" soak "${TTYPAIR_SOAK_MIB:-128}" "$SEED" > /run/soak.out 2>&1
+	_mib=${TTYPAIR_SOAK_MIB:-128}
+	timeout -s KILL $((_mib * 2 + 300)) \
+		"$T/ttypair-stress" soak "$_mib" "$SEED" > /run/soak.out 2>&1
 	_rc=$?
 	cat /run/soak.out
+	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
 	[ "$_rc" = 0 ] || return 1
 	mgmt_reset
 	grep '^SOAK ' /run/soak.out

@@ -89,8 +89,8 @@ guest_prepare() {
 # NAME/guest_ran_to_completion and NAME/guest_kernel_log_clean.
 guest_run() {
 	_start=$(date +%s)
-	rm -f "$2/console-hung-boot.log"
-	for _try in 1 2; do
+	rm -f "$2"/console-hung-boot*.log
+	for _try in 1 2 3; do
 		log "making the guest's disk image"
 		qemu_image "$3" "$2/root.img"
 		log "booting $4 in QEMU (TCG)"
@@ -100,22 +100,28 @@ guest_run() {
 		qemu_boot "$3/boot/vmlinuz-$4" "$3/boot/initrd.img-$4" \
 			"$2/root.img" "$2/console.log" "$2/results.log" &
 		_qpid=$!
-		# TCG now and then leaves a guest idle in its early boot; one
-		# that has not started the tests within the boot timeout is
-		# booted again (once), with its console kept
+		# A guest that has not started its tests within the boot
+		# timeout is stopped, its console kept, and booted again (at
+		# most three boots): the debug kernel once stalled in its early
+		# boot, before the root disk answered
+		_hung=
 		while kill -0 "$_qpid" 2>/dev/null; do
-			if [ "$_try" = 1 ] && ! grep -q '^GUEST-START' "$2/results.log" &&
+			if ! grep -q '^GUEST-START' "$2/results.log" &&
 				[ $(( $(date +%s) - _boot )) -gt "$TTYPAIR_BOOT_TIMEOUT" ]; then
-				log "no GUEST-START after $TTYPAIR_BOOT_TIMEOUT s: booting again"
-				cp "$2/console.log" "$2/console-hung-boot.log"
-				kill "$_qpid"
+				log "no GUEST-START after $TTYPAIR_BOOT_TIMEOUT s (boot $_try)"
+				cp "$2/console.log" "$2/console-hung-boot$_try.log"
+				# the subshell's child is timeout(1), which passes
+				# the signal on to QEMU
+				pkill -TERM -P "$_qpid"
+				kill "$_qpid" 2>/dev/null
+				_hung=1
 				break
 			fi
 			sleep 5
 		done
 		wait "$_qpid"
 		_rc=$?
-		[ -f "$2/console-hung-boot.log" ] && [ "$_try" = 1 ] || break
+		[ -n "$_hung" ] || break
 	done
 	log "guest finished in $(( $(date +%s) - _start )) s (qemu exit $_rc)"
 	rm -f "$2/root.img"
