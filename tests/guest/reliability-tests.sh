@@ -57,7 +57,7 @@ t_stress() {
 		"$T/ttypair-stress" stress "$_secs" "$SEED" 4 > /run/stress.out 2>&1
 	_rc=$?
 	cat /run/stress.out
-	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
+	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
 	[ "$_rc" = 0 ] || return 1
 	# the module comes out at the end, whatever the threads left behind
 	[ -d /sys/module/ttypair ] || modprobe ttypair pairs=4 || return 1
@@ -76,7 +76,7 @@ t_fuzz() {
 		"$T/ttypair-stress" fuzz "$_secs" "$SEED" > /run/fuzz.out 2>&1
 	_rc=$?
 	cat /run/fuzz.out
-	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
+	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
 	[ "$_rc" = 0 ] || return 1
 	mgmt_reset
 	[ ! -d /sys/module/ttypair ] || { echo "rmmod after the fuzzing failed"; return 1; }
@@ -127,7 +127,7 @@ t_soak() {
 		"$T/ttypair-stress" soak "$_mib" "$SEED" > /run/soak.out 2>&1
 	_rc=$?
 	cat /run/soak.out
-	[ "$_rc" != 137 ] || echo "killed: still running long after its time"
+	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
 	[ "$_rc" = 0 ] || return 1
 	mgmt_reset
 	grep '^SOAK ' /run/soak.out
