@@ -95,7 +95,7 @@ collect "$W/build-checks.log"
 # kernel the stress and the fuzzing run longer: it is there that they
 # can find the most (tests/guest/reliability-tests.sh)
 if [ -n "$DEBS" ]; then
-	TTYPAIR_QEMU_TIMEOUT=${TTYPAIR_DEBUG_QEMU_TIMEOUT:-4200}
+	TTYPAIR_QEMU_TIMEOUT=${TTYPAIR_DEBUG_QEMU_TIMEOUT:-2400}
 	stress=${TTYPAIR_STRESS_SECONDS:-${TTYPAIR_DEBUG_STRESS_SECONDS:-180}}
 	fuzz=${TTYPAIR_FUZZ_SECONDS:-60} params=${TTYPAIR_FUZZ_PARAMS:-6}
 	soak=${TTYPAIR_SOAK_MIB:-${TTYPAIR_DEBUG_SOAK_MIB:-64}}
