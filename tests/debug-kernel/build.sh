@@ -28,6 +28,9 @@ BUILD_PKGS="$SRCPKG bc bison flex cpio kmod libelf-dev libssl-dev rsync dpkg-dev
 # Bump when the way the kernel is built or packaged changes.
 DEBUG_KERNEL_RECIPE=1
 
+command -v mmdebstrap > /dev/null ||
+	die "mmdebstrap is missing: run 'sudo make check' once, or apt-get install mmdebstrap"
+[ "$(id -u)" = 0 ] || die "building in a chroot needs root: run 'sudo make debug-kernel'"
 tar=$(chroot_tarball "$SUITE" "$BUILD_PKGS" "") || die "mmdebstrap of $SUITE failed"
 work=$TTYPAIR_CACHE/debug-kernel
 mkdir -p "$work"

@@ -48,17 +48,32 @@ leak_check() {
 	echo "kmemleak: clean after unloading"
 }
 
+# bounded SECONDS OUT COMMAND...: run COMMAND under a time limit with its
+# output in OUT, show that output, and fail if it did; the reason it gave
+# comes last, where the host's summary line takes it from.
+bounded() {
+	_lim=$1 _out=$2
+	shift 2
+	timeout -s KILL "$_lim" "$@" > "$_out" 2>&1
+	_rc=$?
+	cat "$_out"
+	[ "$_rc" = 0 ] && return 0
+	if [ "$_rc" = 137 ]; then
+		echo "killed (SIGKILL: its time limit, or the OOM killer)"
+	else
+		_why=$(grep -v '^[A-Z]* \|^[a-z]*: ' "$_out" | tail -n 1)
+		echo "exit status $_rc${_why:+: $_why}"
+	fi
+	return 1
+}
+
 t_stress() {
 	mgmt_reset
 	leak_prepare
 	mgmt_load pairs=4 || return 1
 	_secs=${TTYPAIR_STRESS_SECONDS:-20}
-	timeout -s KILL $((_secs + 180)) \
-		"$T/ttypair-stress" stress "$_secs" "$SEED" 4 > /run/stress.out 2>&1
-	_rc=$?
-	cat /run/stress.out
-	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
-	[ "$_rc" = 0 ] || return 1
+	bounded $((_secs + 180)) /run/stress.out \
+		"$T/ttypair-stress" stress "$_secs" "$SEED" 4 || return 1
 	# the module comes out at the end, whatever the threads left behind
 	[ -d /sys/module/ttypair ] || modprobe ttypair pairs=4 || return 1
 	mgmt_reset
@@ -72,12 +87,8 @@ step stress_concurrent t_stress
 t_fuzz() {
 	mgmt_load pairs=2 || return 1
 	_secs=${TTYPAIR_FUZZ_SECONDS:-15}
-	timeout -s KILL $((_secs + 180)) \
-		"$T/ttypair-stress" fuzz "$_secs" "$SEED" > /run/fuzz.out 2>&1
-	_rc=$?
-	cat /run/fuzz.out
-	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
-	[ "$_rc" = 0 ] || return 1
+	bounded $((_secs + 180)) /run/fuzz.out \
+		"$T/ttypair-stress" fuzz "$_secs" "$SEED" || return 1
 	mgmt_reset
 	[ ! -d /sys/module/ttypair ] || { echo "rmmod after the fuzzing failed"; return 1; }
 	grep '^FUZZ ' /run/fuzz.out
@@ -123,12 +134,8 @@ step fuzz_module_parameters t_fuzz_params
 t_soak() {
 	mgmt_load pairs=1 || return 1
 	_mib=${TTYPAIR_SOAK_MIB:-128}
-	timeout -s KILL $((_mib * 2 + 300)) \
-		"$T/ttypair-stress" soak "$_mib" "$SEED" > /run/soak.out 2>&1
-	_rc=$?
-	cat /run/soak.out
-	[ "$_rc" != 137 ] || echo "killed (SIGKILL: its time limit, or the OOM killer)"
-	[ "$_rc" = 0 ] || return 1
+	bounded $((_mib * 2 + 300)) /run/soak.out \
+		"$T/ttypair-stress" soak "$_mib" "$SEED" || return 1
 	mgmt_reset
 	grep '^SOAK ' /run/soak.out
 	echo "seed $SEED"
