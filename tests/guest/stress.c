@@ -894,16 +894,13 @@ static int fz_names(uint64_t *s, unsigned long *made)
 	return 0;
 }
 
+/* the driver's default cable (README, sysfs wiring) */
 #define FZ_NULL_MODEM "cts=rts dsr=dtr dcd=dtr ri=off"
 
 static int fz_still_works(void)
 {
 	struct termios t;
 	char out[64], in[64];
-	/*
-	 * O_NONBLOCK: the fuzzing may have left CLOCAL off, and a blocking
-	 * open would wait for a carrier that nobody raises, as on a real port
-	 */
 	int a, b;
 	size_t got = 0;
 	ssize_t r;
@@ -925,6 +922,10 @@ static int fz_still_works(void)
 	write_str("/sys/class/tty/ttyVPA0/strict", "0", 1);
 	write_str("/sys/class/tty/ttyVPA0/inject", "none", 4);
 	write_str("/sys/class/tty/ttyVPB0/inject", "none", 4);
+	/*
+	 * O_NONBLOCK: the fuzzing may have left CLOCAL off, and a blocking
+	 * open would wait for a carrier that nobody raises, as on a real port
+	 */
 	a = open("/dev/ttyVPA0", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	b = open("/dev/ttyVPB0", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (a < 0 || b < 0) {
