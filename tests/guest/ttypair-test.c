@@ -645,6 +645,7 @@ static int churn(int n)
  */
 static const char *race_cfg = "/sys/kernel/config/ttypair/race";
 static volatile int race_stop;
+static volatile unsigned int race_window = 2000;	/* microseconds */
 static unsigned long race_ops[4], race_bad[4], race_opened[4];
 static char race_msg[4][160];
 
@@ -661,13 +662,27 @@ static void *race_remover(void *arg)
 
 	while (!race_stop) {
 		/*
-		 * thread 0 makes the pair; both remove it, after up to 2 ms,
-		 * or one time in four after up to 20 ms: on a slow (debug)
-		 * kernel an open can take longer than the short window
+		 * Thread 0 makes the pair; both remove it, after up to 2 ms
+		 * or as long as the last mkdir took, or one time in four four
+		 * times that: on a slow (debug) kernel an open takes longer
+		 * than 2 ms. Thread 1 waits for the pair first: else its
+		 * rmdir, queued behind a slow mkdir on the directory's lock,
+		 * would remove each new pair at once, before its second end
+		 * could be opened.
 		 */
-		if (id == 0 && mkdir(race_cfg, 0755) && errno != EEXIST)
-			race_unexpected(id, "mkdir");
-		usleep(rand_r(&seed) % (rand_r(&seed) % 4 ? 2000 : 20000));
+		if (id == 0) {
+			double t = now();
+
+			if (mkdir(race_cfg, 0755) && errno != EEXIST)
+				race_unexpected(id, "mkdir");
+			t = (now() - t) * 1e6;
+			race_window = t > 2000 ? (unsigned int)t : 2000;
+		}
+		if (id == 1 && access(race_cfg, F_OK)) {
+			usleep(100);
+			continue;
+		}
+		usleep(rand_r(&seed) % (race_window * (rand_r(&seed) % 4 ? 1 : 4)));
 		if (rmdir(race_cfg) && errno != ENOENT)
 			race_unexpected(id, "rmdir");
 		race_ops[id]++;
