@@ -662,10 +662,10 @@ static void *race_remover(void *arg)
 
 	while (!race_stop) {
 		/*
-		 * Thread 0 makes the pair; both remove it, after up to 2 ms
-		 * or as long as the last mkdir took, or one time in four four
-		 * times that: on a slow (debug) kernel an open takes longer
-		 * than 2 ms. Thread 1 waits for the pair first: else its
+		 * Thread 0 makes the pair; both remove it after a random
+		 * wait of up to the window (2 ms, or as long as the last
+		 * mkdir took if longer), one time in four up to 4 windows:
+		 * on a slow (debug) kernel an open takes longer than 2 ms. Thread 1 waits for the pair first: else its
 		 * rmdir, queued behind a slow mkdir on the directory's lock,
 		 * would remove each new pair at once, before its second end
 		 * could be opened.
