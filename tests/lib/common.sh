@@ -78,15 +78,25 @@ collect_tap() {
 	done < "$2"
 }
 
-# copy_tree DEST: the project's files as they are now (git's tracked and
-# untracked-but-not-ignored files, so no build products), copied to DEST.
+# copy_tree DEST: the project's files as they are now, without build
+# products, copied to DEST. The tests build in the copy, and a user may have
+# built in the tree (`make install` leaves utils/ttypairctl): the copy must
+# be the sources only, or `make clean` in it removes more than it holds.
+# With git: the tracked and the untracked-but-not-ignored files. Without
+# (a release tarball): everything but what .gitignore names (tests/host/
+# harness-checks.sh checks both).
 copy_tree() {
 	mkdir -p "$1"
-	if [ -d "$TTYPAIR_SRC/.git" ]; then
+	if [ -e "$TTYPAIR_SRC/.git" ] && git -C "$TTYPAIR_SRC" rev-parse --git-dir > /dev/null 2>&1; then
 		(cd "$TTYPAIR_SRC" && git ls-files -z -co --exclude-standard |
 			tar --null -T - -cf -) | tar -C "$1" -xf -
 	else
-		(cd "$TTYPAIR_SRC" && tar --exclude=./tests/out --exclude=./out -cf - .) |
+		# .gitignore's patterns as tar's: "/x" is ./x at the top,
+		# "x/" a directory, anything else a name anywhere
+		sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's|/$||' -e 's|^/|./|' \
+			"$TTYPAIR_SRC/.gitignore" > "$1.exclude"
+		(cd "$TTYPAIR_SRC" && tar --exclude-from="$1.exclude" -cf - .) |
 			tar -C "$1" -xf -
+		rm -f "$1.exclude"
 	fi
 }
