@@ -41,7 +41,8 @@ t_clean() {
 # uname -r is the build machine's kernel, which has no headers in the chroot.
 t_kernel_choice() {
 	running=$(uname -r)
-	[ ! -d "/lib/modules/$running/build" ] || { echo "skip: $running has headers"; return 0; }
+	[ ! -d "/lib/modules/$running/build" ] ||
+		{ echo "the build machine's kernel $running has headers here"; return "$TAP_SKIP"; }
 	if make > /tmp/noarg.log 2>&1; then
 		echo "make without KVER built for a kernel without headers?"
 		return 1
@@ -90,5 +91,5 @@ step build_for_named_kernel_only t_kernel_choice
 if why=$(sparse_run); then
 	step sparse_clean t_sparse
 else
-	echo "# sparse_clean: skipped: $why"
+	skip sparse_clean "$why"
 fi

@@ -4,6 +4,7 @@
 # Every check records one result line in $TTYPAIR_RESULTS:
 #   PASS <name>
 #   FAIL <name>: <reason>
+#   SKIP <name>: <reason>     (it could not be checked here; not a pass)
 # tests/run.sh counts them at the end.
 
 : "${TTYPAIR_SRC:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -28,6 +29,11 @@ t_pass() {
 t_fail() {
 	printf 'FAIL %s: %s\n' "$1" "$2" >> "$TTYPAIR_RESULTS"
 	log "FAIL $1: $2"
+}
+
+t_skip() {
+	printf 'SKIP %s: %s\n' "$1" "$2" >> "$TTYPAIR_RESULTS"
+	log "SKIP $1: $2"
 }
 
 # t_check NAME COMMAND...: PASS if the command succeeds, else FAIL with the
@@ -62,9 +68,9 @@ debian_mirror() {
 	echo "$_m"
 }
 
-# collect_tap PREFIX FILE: turn the "ok - X" / "not ok - X: why" lines of
-# FILE (tests/lib/tap.sh, written in a chroot or a guest) into results
-# named PREFIX/X.
+# collect_tap PREFIX FILE: turn the "ok - X", "not ok - X: why" and
+# "skip - X: why" lines of FILE (tests/lib/tap.sh, written in a chroot or a
+# guest) into results named PREFIX/X.
 collect_tap() {
 	while IFS= read -r _line; do
 		_line=$(printf '%s' "$_line" | tr -d '\r')
@@ -73,6 +79,10 @@ collect_tap() {
 		"not ok - "*)
 			_rest=${_line#not ok - }
 			t_fail "$1/${_rest%%: *}" "${_rest#*: }"
+			;;
+		"skip - "*)
+			_rest=${_line#skip - }
+			t_skip "$1/${_rest%%: *}" "${_rest#*: }"
 			;;
 		esac
 	done < "$2"
