@@ -21,13 +21,15 @@ ROOT=$W/root
 
 collect() { collect_tap "$NAME" "$1"; }
 
-# run_step LOGNAME ARGS...: a step of tests/chroot/deb-steps.sh
+# run_step LOGNAME COMMAND ARGS...: a step of tests/chroot/deb-steps.sh,
+# whose result must be there (the step of COMMAND's case arm there)
 run_step() {
 	_l=$1
 	shift
 	in_chroot "$ROOT" sh /root/t/chroot/deb-steps.sh "$@" > "$W/$_l.log" 2>&1
 	cat "$W/$_l.log"
 	collect "$W/$_l.log"
+	expect_results "$NAME" "$(step_names "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$1")"
 	grep -q "^ok - " "$W/$_l.log"
 }
 
@@ -52,10 +54,10 @@ N1=/root/debs/n1/$(basename "$DEB_N1")
 log "Debian $SUITE, dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)," \
 	"kernel $(chroot_kernels "$ROOT" | xargs)"
 
-for v in n n1; do
-	run_step deb-utils-$v utils-build "$(ls "$ROOT"/root/debs/$v/ttypair_*.dsc | sed "s|^$ROOT||")" \
-		/root/debs/$v/utils || exit 0
-done
+run_step deb-utils-n utils-build "$(ls "$ROOT"/root/debs/n/ttypair_*.dsc | sed "s|^$ROOT||")" \
+	/root/debs/n/utils || exit 0
+run_step deb-utils-n1 utils-build-next "$(ls "$ROOT"/root/debs/n1/ttypair_*.dsc | sed "s|^$ROOT||")" \
+	/root/debs/n1/utils || exit 0
 U=$(ls "$ROOT"/root/debs/n/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
 U1=$(ls "$ROOT"/root/debs/n1/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
 run_step deb-install install "$N" "$U" || exit 0
@@ -65,6 +67,9 @@ if run_step deb-newkernel newkernel; then
 	if guest_prepare "$ROOT" "$(dpkg-deb -f "$DEB_N" Version)" \
 		"export TTYPAIR_GUEST_MODE=smoke TTYPAIR_TEST_BYTES=1048576" "$W/gcc.log"; then
 		guest_run "$NAME" "$W" "$ROOT" "$K2"
+		# the steps of the guest's smoke mode (tests/guest/guest-tests.sh)
+		expect_results "$NAME" "$(sed -n '/GUEST_MODE:-}" = smoke/,/^fi$/s/^[[:space:]]*step \([a-z0-9_]*\) .*/\1/p' \
+			"$TTYPAIR_SRC/tests/guest/guest-tests.sh")"
 	else
 		cat "$W/gcc.log"
 		t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"

@@ -8,6 +8,7 @@
 #   deb-steps.sh utils-build DSC DIR  build ttypair-utils (Architecture: any)
 #                                     from the source package for this suite,
 #                                     as the archive does, into DIR
+#   deb-steps.sh utils-build-next DSC DIR  the same for the next version
 #   deb-steps.sh install DEB UTILS    apt install the packages
 #   deb-steps.sh newkernel            apt install another kernel (image+headers)
 #   deb-steps.sh upgrade DEB UTILS    apt install newer versions of the packages
@@ -151,10 +152,11 @@ t_purge() {
 }
 
 case $1 in
-utils-build) step "deb_utils_built_for_suite_$(basename "$2" .dsc | sed 's/^ttypair_//')" t_utils_build "$2" "$3" ;;
+utils-build) step deb_utils_built_for_suite t_utils_build "$2" "$3" ;;
+utils-build-next) step deb_utils_next_built_for_suite t_utils_build "$2" "$3" ;;
 install) step deb_install_builds_for_kernel t_install "$2" "$3" ;;
 newkernel) step deb_new_kernel_gets_module t_newkernel ;;
 upgrade) step deb_upgrade_replaces_version t_upgrade "$2" "$3" ;;
 purge) step deb_purge_leaves_nothing t_purge ;;
-*) echo "usage: $0 utils-build DSC DIR|install DEB UTILS|newkernel|upgrade DEB UTILS|purge" >&2; exit 2 ;;
+*) echo "usage: $0 utils-build[-next] DSC DIR|install DEB UTILS|newkernel|upgrade DEB UTILS|purge" >&2; exit 2 ;;
 esac

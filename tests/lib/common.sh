@@ -88,6 +88,33 @@ collect_tap() {
 	done < "$2"
 }
 
+# step_names SCRIPT [ARM]: the results SCRIPT promises, read from the script
+# itself: the NAME of each line that starts (after blanks) with
+# "step NAME", "t_check NAME" or "t_pass NAME". With ARM, only those in the
+# case arm "ARM)" (up to its ";;"), for scripts whose argument picks steps.
+step_names() {
+	awk -v arm="${2:-}" '
+	arm != "" && !inarm {
+		if ($1 != arm ")") next
+		inarm = 1
+		sub(/^[ \t]*[^ \t]+\)[ \t]*/, "")
+	}
+	($1 == "step" || $1 == "t_check" || $1 == "t_pass") && $2 ~ /^[a-z0-9_]+$/ { print $2 }
+	inarm && /;;[ \t]*$/ { inarm = 0 }
+	' "$1"
+}
+
+# expect_results PREFIX "NAME...": a FAIL "did not run" for every NAME that
+# has no result PREFIX/NAME (no PREFIX: NAME), so that a step that dies
+# before its result line cannot pass by saying nothing.
+expect_results() {
+	for _e in $2; do
+		_r=${1:+$1/}$_e
+		grep -Eq "^(PASS|FAIL|SKIP) $_r(:|\$)" "$TTYPAIR_RESULTS" ||
+			t_fail "$_r" "did not run"
+	done
+}
+
 # copy_tree DEST: the project's files as they are now, without build
 # products, copied to DEST. The tests build in the copy, and a user may have
 # built in the tree (`make install` leaves utils/ttypairctl): the copy must
