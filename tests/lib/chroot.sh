@@ -8,6 +8,8 @@
 # newest kernel ABI of the suite gets tested.
 
 : "${TTYPAIR_CHROOT_MAX_AGE:=7}"
+# seconds that building a chroot, or waiting for another job building it, may take
+: "${TTYPAIR_CHROOT_TIMEOUT:=1200}"
 
 # Packages every target chroot holds besides its kernel.
 # The serial tools are for the guest tests: stty (coreutils), socat, setserial
@@ -29,8 +31,10 @@ chroot_tarball() {
 	mkdir -p "$TTYPAIR_CACHE/chroots"
 	# One builder per tarball: targets running in parallel may want the
 	# same chroot; the second waits for the first and then uses its tarball.
+	# Both waits are bounded: a hung mirror must not hold a job forever.
 	(
-		flock 9
+		flock -w "$TTYPAIR_CHROOT_TIMEOUT" 9 ||
+			{ log "chroot $_suite: still locked after $TTYPAIR_CHROOT_TIMEOUT s" >&2; exit 1; }
 		if [ -f "$_tar" ] && [ -z "$(find "$_tar" -mtime +"$TTYPAIR_CHROOT_MAX_AGE")" ]; then
 			log "chroot $_suite: cached $_tar" >&2
 			exit 0
@@ -41,7 +45,7 @@ chroot_tarball() {
 		done
 		log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
 		# shellcheck disable=SC2086
-		if ! mmdebstrap --quiet --variant=apt \
+		if ! timeout "$TTYPAIR_CHROOT_TIMEOUT" mmdebstrap --quiet --variant=apt \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--aptopt='APT::Install-Recommends "false"' \
 			--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \

@@ -51,7 +51,8 @@ qemu_kernel_problems() {
 # guest_prepare ROOT VERSION ENV LOG: put the guest's tests into the chroot
 # ROOT: PID 1 (init.sh), the tests, the expected module VERSION, the lines
 # ENV for the guest's environment, and ttypair-test built with the chroot's
-# compiler (its output in LOG). Returns non-zero if that build failed.
+# compiler, and the test module of tests/guest/squatter for each kernel of
+# the chroot (the output in LOG). Returns non-zero if a build failed.
 guest_prepare() {
 	_t=$1/opt/ttypair-tests
 	mkdir -p "$_t/src/tests" "$_t/src/include"
@@ -75,18 +76,25 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/ttypair-test.c \
 		/opt/ttypair-tests/src/tests/guest/modem-tests.c \
 		/opt/ttypair-tests/src/tests/guest/line-tests.c \
+		/opt/ttypair-tests/src/tests/guest/hardening-tests.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
 		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
 		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-stress \
-		/opt/ttypair-tests/src/tests/guest/stress.c >> "$4" 2>&1
+		/opt/ttypair-tests/src/tests/guest/stress.c >> "$4" 2>&1 &&
+	in_chroot "$1" sh -c 'for b in /lib/modules/*/build; do
+		k=$(basename "$(dirname "$b")") d=/opt/ttypair-tests/squatter/$k
+		mkdir -p "$d" && cp /opt/ttypair-tests/src/tests/guest/squatter/* "$d/" &&
+		make -C "$b" M="$d" modules || exit 1
+	done' >> "$4" 2>&1
 }
 
 # guest_run NAME W ROOT KVER: boot KVER of the chroot ROOT in QEMU with ROOT
 # as its disk (files in W), and record the guest's results as NAME/..., plus
-# NAME/guest_ran_to_completion and NAME/guest_kernel_log_clean.
+# NAME/guest_ran_to_completion and NAME/guest_kernel_log_clean (the kernel
+# logs of all its boots).
 guest_run() {
 	_start=$(date +%s)
 	rm -f "$2"/console-hung-boot*.log
@@ -117,6 +125,13 @@ guest_run() {
 				_hung=1
 				break
 			fi
+			# timeout(1) ends QEMU; should it not, this loop does
+			if [ $(( $(date +%s) - _boot )) -gt $((TTYPAIR_QEMU_TIMEOUT + 60)) ]; then
+				log "QEMU still running after its time limit: killed"
+				pkill -KILL -P "$_qpid"
+				kill "$_qpid" 2>/dev/null
+				break
+			fi
 			sleep 5
 		done
 		wait "$_qpid"
@@ -133,7 +148,12 @@ guest_run() {
 	else
 		t_fail "$1/guest_ran_to_completion" "the guest with $4 did not finish (qemu exit $_rc); see $2/console.log"
 	fi
-	_problems=$(qemu_kernel_problems "$2/console.log")
+	# the consoles of boots that hung count too: a splat there is a failure
+	# even if a later boot went well
+	_problems=$(for _c in "$2"/console-hung-boot*.log "$2/console.log"; do
+		[ -f "$_c" ] || continue
+		qemu_kernel_problems "$_c" | sed "s|^|${_c##*/}: |"
+	done)
 	if [ -z "$_problems" ]; then
 		t_pass "$1/guest_kernel_log_clean"
 	else
