@@ -18,16 +18,20 @@ TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-mini
 # Bump when the way chroots are made changes.
 TTYPAIR_CHROOT_RECIPE=1
 
-# chroot_tarball SUITE "PACKAGES" "EXTRA_SOURCES": prints the path of a
-# tarball of SUITE with the base packages and PACKAGES, building it if it is
-# not cached. EXTRA_SOURCES are further suites of the same archive, added
-# as apt sources (for example bookworm-backports).
+# chroot_tarball SUITE "PACKAGES" "EXTRA_SOURCES" [ARCH]: prints the path of
+# a tarball of SUITE with the base packages (TTYPAIR_CHROOT_BASE) and
+# PACKAGES, building it if it is not cached. EXTRA_SOURCES are further suites
+# of the same archive, added as apt sources (for example bookworm-backports).
+# ARCH is a Debian architecture other than this machine's that it can run
+# natively (i386 on amd64); it is part of the key and of the file name only
+# when given, so the chroots of this machine's architecture keep their keys.
 chroot_tarball() {
-	_suite=$1 _pkgs=$2 _extra=$3
+	_suite=$1 _pkgs=$2 _extra=$3 _arch=${4:-}
 	_mirror=$(debian_mirror)
 	_key=$(printf '%s\n' "$TTYPAIR_CHROOT_RECIPE" "$_suite" "$_pkgs" \
-		"$_extra" "$TTYPAIR_CHROOT_BASE" "$_mirror" | sha256sum | cut -c1-16)
-	_tar=$TTYPAIR_CACHE/chroots/$_suite-$_key.tar
+		"$_extra" "$TTYPAIR_CHROOT_BASE" "$_mirror" ${_arch:+"$_arch"} |
+		sha256sum | cut -c1-16)
+	_tar=$TTYPAIR_CACHE/chroots/$_suite${_arch:+-$_arch}-$_key.tar
 	mkdir -p "$TTYPAIR_CACHE/chroots"
 	# One builder per tarball: targets running in parallel may want the
 	# same chroot; the second waits for the first and then uses its tarball.
@@ -46,6 +50,7 @@ chroot_tarball() {
 		log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
 		# shellcheck disable=SC2086
 		if ! timeout "$TTYPAIR_CHROOT_TIMEOUT" mmdebstrap --quiet --variant=apt \
+			${_arch:+--architectures="$_arch"} \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--aptopt='APT::Install-Recommends "false"' \
 			--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \
