@@ -18,12 +18,13 @@ KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
 # make check TARGETS="sid-7.2 bullseye-5.10" runs a subset of tests/targets
+# (or of check-all's jobs: i386-6.1, deb-<suite>)
 TARGETS ?= $(TTYPAIR_TARGETS)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
 .PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
-	check bench debug-kernel deb dist rpm readme-matrix readme-bench help version
+	check check-all bench debug-kernel deb dist rpm readme-matrix readme-bench help version
 
 # ttypairctl and what `make install` puts outside DKMS. Packages set
 # DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
@@ -80,8 +81,13 @@ uninstall:
 	@$(MAKE) --no-print-directory uninstall-utils
 	@sh scripts/udev-reload.sh
 
+# check: what CI runs (the oldest and the newest kernel, one package
+# lifecycle); check-all: every target (tests/run.sh says what each runs)
 check:
-	@TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
+	@TTYPAIR_SUITE=check TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
+
+check-all:
+	@TTYPAIR_SUITE=all TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
 
 # make bench BENCH_TARGET=sid-7.2: another target of tests/targets
 bench:
@@ -120,15 +126,19 @@ help:
 	@echo "                                    udev rules in UDEVRULESDIR (/etc/udev/rules.d)"
 	@echo "  sudo make uninstall               remove all of that again"
 	@echo "  make utils                        build utils/ttypairctl only"
-	@echo "  sudo make check [TARGETS=...]     the whole test suite (chroots and QEMU guests),"
-	@echo "                                    or the named targets of tests/targets"
+	@echo "  sudo make check [TARGETS=...]     the test suite CI runs: static checks, the packages"
+	@echo "                                    and their lints, the oldest and the newest kernel"
+	@echo "                                    in QEMU guests, the i386 build, one package lifecycle;"
+	@echo "                                    or only the named targets of tests/targets"
+	@echo "  sudo make check-all [TARGETS=...] all of it: every kernel of tests/targets (and the"
+	@echo "                                    debug kernel), the package lifecycle in four suites"
 	@echo "  sudo make bench [BENCH_TARGET=...] ttypair vs pty vs socat in a guest of one target"
 	@echo "                                    (default bookworm-6.1): out/bench/bench.md, .json"
 	@echo "  sudo make debug-kernel            build (or find cached) the KASAN/lockdep/kmemleak"
 	@echo "                                    kernel of the trixie-6.12-debug target"
 	@echo "  make readme-bench                 put the last bench's table into README.md"
-	@echo "  make readme-matrix                put the last check's kernel table and workflow"
-	@echo "                                    transcript into README.md"
+	@echo "  make readme-matrix                put the last check-all's kernel table and workflow"
+	@echo "                                    transcript into README.md (if it passed)"
 	@echo "  sudo make deb                     the Debian packages, built in a clean Debian 12"
 	@echo "                                    chroot and checked with lintian, into out/deb/"
 	@echo "  make dist                         the release tarball out/ttypair-<version>.tar.gz (from git)"

@@ -22,7 +22,7 @@ for c in mmdebstrap qemu-system-x86_64 mke2fs; do
 done
 line=$(awk -v t="$TARGET" '$1 == t' "$TTYPAIR_SRC/tests/targets")
 [ -n "$line" ] || die "no target $TARGET in tests/targets"
-read -r _ suite rest <<< "$line"
+read -r _ _ suite rest <<< "$line"
 # shellcheck disable=SC2086
 set -- $rest
 extra=${!#}
