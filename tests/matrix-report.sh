@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kernel matrix of the last `make check`: one row per target from
-# tests/out/<target>/matrix.txt, written to tests/out/kernel-matrix.md and
+# The kernel matrix of the last `make check-all` (or `make check`): one row
+# per target from tests/out/<target>/matrix.txt and the target's verdict:
+# all its results (TARGET/... in tests/out/results: the guest's tests, the
+# chroot steps, a guest that did not finish, its kernel log, tests that did
+# not run, the job's exit status), written to tests/out/kernel-matrix.md and
 # printed; and what the reliability tests of each guest did (their STRESS,
 # FUZZ, FUZZPARAMS and SOAK lines), in tests/out/reliability.md.
 # `make readme-matrix` copies both into README.md.
@@ -10,22 +13,32 @@ set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
 out=$TTYPAIR_OUT/kernel-matrix.md
+run="make check"
+[ "${TTYPAIR_SUITE:-}" != all ] || run="make check-all"
+# verdict TARGET: "N passed, N failed[, N skipped]" over all its results
+verdict() {
+	_p=$(grep -c "^PASS $1/" "$TTYPAIR_RESULTS")
+	_f=$(grep -c "^FAIL $1/" "$TTYPAIR_RESULTS")
+	_s=$(grep -c "^SKIP $1/" "$TTYPAIR_RESULTS")
+	printf '%s passed, %s failed' "$_p" "$_f"
+	[ "$_s" = 0 ] || printf ', %s skipped' "$_s"
+}
 {
-	echo "| target | Debian suite | kernel release | module compiler | dkms | vermagic | modversions | dkms build | guest tests |"
+	echo "| target | Debian suite | kernel release | module compiler | dkms | vermagic | modversions | dkms build | tests (all of the target's) |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		f=$TTYPAIR_OUT/$t/matrix.txt
 		if [ ! -f "$f" ]; then
-			echo "| $t | - | - | - | - | - | - | not run | - |"
+			echo "| $t | - | - | - | - | - | - | not run | $(verdict "$t") |"
 			continue
 		fi
 		get() { sed -n "s/^$1=//p" "$f" | sed 's/[[:space:]]*$//'; }
 		echo "| $t | $(get suite) | $(get kernel) | $(get compiler) | $(get dkms) |" \
 			"\`$(get vermagic)\` | $(get modversions) | $(get build) |" \
-			"$(get guest_passed) passed, $(get guest_failed) failed |"
+			"$(verdict "$t") |"
 	done
 	echo
-	echo "Measured by \`sudo make check\` on $(date -u +%Y-%m-%d); regenerate this table with \`sudo make check && make readme-matrix\`."
+	echo "Measured by \`sudo $run\` on $(date -u +%Y-%m-%d); regenerate this table with \`sudo make check-all && make readme-matrix\`."
 } > "$out"
 echo "=== kernel matrix"
 cat "$out"
@@ -54,7 +67,7 @@ rel=$TTYPAIR_OUT/reliability.md
 			"$clean |"
 	done
 	echo
-	echo "Measured by \`sudo make check\` on $(date -u +%Y-%m-%d) (seed and per-operation counts in each target's log)."
+	echo "Measured by \`sudo $run\` on $(date -u +%Y-%m-%d) (seed and per-operation counts in each target's log)."
 } > "$rel"
 echo "=== reliability"
 cat "$rel"
