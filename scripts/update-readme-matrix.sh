@@ -1,13 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make readme-matrix`: put what the last `make check` measured into
+# `make readme-matrix`: put what the last `make check-all` measured into
 # README.md: the supported-kernels table (tests/out/kernel-matrix.md), the
 # reliability table (tests/out/reliability.md) and
 # the workflow transcript of a guest (its "WORKFLOW| " lines; the first
 # target that has them, in the order of tests/targets).
+# Only from a run that passed and covered every target (tests/out/summary,
+# written by tests/run.sh): the README must not show a failed run's tables,
+# nor the two rows of a `make check` in place of all kernels.
 #   scripts/update-readme-matrix.sh [RESULTS]   RESULTS: a guest's results.txt
 set -eu
 cd "$(dirname "$0")/.."
+summary=tests/out/summary
+[ -f "$summary" ] || { echo "no $summary: run 'sudo make check-all' first" >&2; exit 1; }
+sget() { sed -n "s/^$1=//p" "$summary"; }
+failed=$(sget failed)
+[ "$failed" = 0 ] ||
+	{ echo "the last run failed (${failed:-?} failed, $(sget passed) passed): its tables do not go into README.md" >&2; exit 1; }
+[ "$(sget suite)" = all ] && [ -z "$(sget targets)" ] ||
+	{ echo "the last run was not a whole 'make check-all' (suite=$(sget suite) targets='$(sget targets)')" >&2; exit 1; }
 table=tests/out/kernel-matrix.md
 [ -f "$table" ] || { echo "no $table: run 'sudo make check' first" >&2; exit 1; }
 rel=tests/out/reliability.md
