@@ -14,10 +14,8 @@
 #ifndef TTYPAIR_COMPAT_H
 #define TTYPAIR_COMPAT_H
 
-#include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
-#include <linux/timer.h>
 #include <linux/tty.h>
 #include <linux/tty_driver.h>
 
@@ -91,14 +89,12 @@ static void fn##_compat(struct tty_struct *tty, char ch)		\
 #endif
 
 /*
- * tty_port_operations.carrier_raised returns bool and .dtr_rts takes a bool
- * since about 6.2 (int before).
+ * tty_port_operations.carrier_raised returns bool since about 6.2 (int
+ * before).
  */
 #ifdef TTYPAIR_HAVE_TTY_PORT_CARRIER_RAISED_BOOL
 #define TTYPAIR_DEFINE_CARRIER_RAISED_OP(fn)
 #define TTYPAIR_CARRIER_RAISED_OP(fn)	fn
-#define TTYPAIR_DEFINE_DTR_RTS_OP(fn)
-#define TTYPAIR_DTR_RTS_OP(fn)		fn
 #else
 #define TTYPAIR_DEFINE_CARRIER_RAISED_OP(fn)				\
 static int fn##_compat(struct tty_port *port)				\
@@ -107,6 +103,17 @@ static int fn##_compat(struct tty_port *port)				\
 }
 
 #define TTYPAIR_CARRIER_RAISED_OP(fn)	fn##_compat
+#endif
+
+/*
+ * tty_port_operations.dtr_rts takes a bool since about 6.2 (int before);
+ * a separate change from carrier_raised's, which a distribution may
+ * back-port alone.
+ */
+#ifdef TTYPAIR_HAVE_TTY_PORT_DTR_RTS_BOOL
+#define TTYPAIR_DEFINE_DTR_RTS_OP(fn)
+#define TTYPAIR_DTR_RTS_OP(fn)		fn
+#else
 #define TTYPAIR_DEFINE_DTR_RTS_OP(fn)					\
 static void fn##_compat(struct tty_port *port, int raise)		\
 {									\
@@ -114,17 +121,6 @@ static void fn##_compat(struct tty_port *port, int raise)		\
 }
 
 #define TTYPAIR_DTR_RTS_OP(fn)		fn##_compat
-#endif
-
-/* timer_delete_sync() and timer_shutdown_sync(): 6.2, and Debian's 6.1.y */
-#ifndef TTYPAIR_HAVE_TIMER_DELETE_SYNC
-#define timer_delete_sync(timer)	del_timer_sync(timer)
-#define timer_shutdown_sync(timer)	del_timer_sync(timer)
-#endif
-
-/* timer_container_of() is from_timer() renamed (6.16) */
-#ifndef TTYPAIR_HAVE_TIMER_CONTAINER_OF
-#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
 #endif
 
 /* hrtimer_setup() (6.13) replaces hrtimer_init() plus setting .function */
@@ -136,13 +132,6 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
 }
-#endif
-
-/* class_create() lost its owner argument in 6.4 */
-#ifdef TTYPAIR_HAVE_CLASS_CREATE_NAME_ONLY
-#define ttypair_class_create(name)	class_create(name)
-#else
-#define ttypair_class_create(name)	class_create(THIS_MODULE, name)
 #endif
 
 #endif /* TTYPAIR_COMPAT_H */
