@@ -11,12 +11,14 @@
 
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
+#include <linux/prandom.h>
 #include <linux/serial.h>
 #include <linux/spinlock.h>
 #include <linux/tty.h>
 #include <linux/tty_driver.h>
 #include <linux/tty_flip.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "uapi/ttypair.h"
 
@@ -30,6 +32,9 @@
 #define TTYPAIR_RX_LIMIT	8192
 /* Transmit FIFO of an end (baud-rate emulation); a power of two */
 #define TTYPAIR_FIFO_SIZE	4096U
+/* Speeds an end works at (bits/s); others are clamped to them */
+#define TTYPAIR_BAUD_MIN	50U
+#define TTYPAIR_BAUD_MAX	12000000U
 /* Baud rate reported by TIOCGSERIAL, and used for timing while at B0 */
 #define TTYPAIR_BAUD_BASE	115200U
 #define TTYPAIR_B0_BAUD		9600U
@@ -95,8 +100,10 @@ enum ttypair_parity {
 
 /**
  * struct ttypair_line - the line settings of an end, from its termios
- * @baud: speed in bits per second; 0 for B0
+ * @baud: speed in bits per second, TTYPAIR_BAUD_MIN to TTYPAIR_BAUD_MAX;
+ *	0 for B0
  * @char_ns: time one character takes on the wire at @baud (at 9600 for B0)
+ * @cread: the receiver is enabled (CREAD); without it input is discarded
  * @data_bits: character size, 5 to 8
  * @parity: enum ttypair_parity
  * @stop_bits: 1 or 2
@@ -114,11 +121,12 @@ enum ttypair_parity {
  * data path, which runs under the pair's lock, never looks at a termios.
  */
 struct ttypair_line {
-	unsigned int baud;
+	speed_t baud;
 	u64 char_ns;
 	u8 data_bits;
 	u8 parity;
 	u8 stop_bits;
+	bool cread;
 	bool crtscts;
 	bool ixoff;
 	bool ignbrk;
@@ -195,6 +203,8 @@ struct ttypair_txq {
  * @pair: the pair this end belongs to
  * @id: TTYPAIR_END_A or TTYPAIR_END_B
  * @dev: the registered tty device, NULL before registration
+ * @installed: a tty was installed on this end (tty_mutex serialises it)
+ * @hangup_work: hangs the end up when its carrier drops (see modem.c)
  *
  * All of the following are protected by pair->lock:
  * @active: open (between tty_port activate and shutdown)
@@ -217,6 +227,8 @@ struct ttypair_port {
 	struct ttypair_pair *pair;
 	enum ttypair_end_id id;
 	struct device *dev;
+	bool installed;
+	struct work_struct hangup_work;
 
 	bool active;
 	bool tx_stopped;
@@ -260,6 +272,7 @@ struct ttypair_settings {
  *	ttypair_port), the settings below, and serialises every insertion into
  *	either end's flip buffer
  * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
+ * @has_index: @index is allocated in the registry (until the pair is freed)
  * @name: the name of a pair made in configfs; empty for the pairs made at
  *	load time (pairs=)
  * @dead: removed: opens fail; under @lock
@@ -279,13 +292,14 @@ struct ttypair_pair {
 	struct kref kref;
 	spinlock_t lock;		/* the data path lock, see above */
 	unsigned int index;
+	bool has_index;
 	char name[TTYPAIR_PAIR_NAME_MAX + 1];
 	bool dead;
 	bool baud_emulation;
 	bool strict;
 	u32 noise_ppm;
 	u64 noise_seed;
-	u64 noise_state;
+	struct rnd_state noise_state;
 	struct ttypair_port a;
 	struct ttypair_port b;
 };
@@ -324,6 +338,8 @@ void ttypair_tty_remove_port(struct ttypair_port *tp);
 void ttypair_tty_port_init(struct ttypair_port *tp);
 
 /* pair.c: pair objects and the registry of pairs */
+struct ttypair_pair *ttypair_pair_new(int index, const char *name);
+int ttypair_pair_publish(struct ttypair_pair *pair);
 struct ttypair_pair *ttypair_pair_create(int index, const char *name);
 void ttypair_pair_destroy(struct ttypair_pair *pair);
 void ttypair_pair_destroy_all(void);
@@ -351,12 +367,13 @@ size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
 void ttypair_rx_break(struct ttypair_port *dst);
 bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch);
-bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst);
 int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind);
 const char *ttypair_inject_name(enum ttypair_inject kind);
 void ttypair_noise_seed(struct ttypair_pair *pair, u64 seed);
 
 /* modem.c: modem lines, their wiring, carrier, TIOCMIWAIT, icount */
+void ttypair_modem_init(struct ttypair_port *tp);
+void ttypair_modem_flush(struct ttypair_port *tp);
 int ttypair_wiring_parse(const char *buf, struct ttypair_wiring *wiring);
 int ttypair_wiring_format(const struct ttypair_wiring *wiring, char *buf,
 			  size_t size);

@@ -13,6 +13,7 @@
 #include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "ttypair.h"
 
@@ -80,14 +81,14 @@ TTYPAIR_CFG_SETTING(noise_seed, TTYPAIR_SET_NOISE_SEED)
 
 static ssize_t ttypair_cfg_device_a_show(struct config_item *item, char *page)
 {
-	return sprintf(page, "%s%u\n", TTYPAIR_NAME_A,
-		       ttypair_cfg_pair(item)->index);
+	return sysfs_emit(page, "%s%u\n", TTYPAIR_NAME_A,
+			  ttypair_cfg_pair(item)->index);
 }
 
 static ssize_t ttypair_cfg_device_b_show(struct config_item *item, char *page)
 {
-	return sprintf(page, "%s%u\n", TTYPAIR_NAME_B,
-		       ttypair_cfg_pair(item)->index);
+	return sysfs_emit(page, "%s%u\n", TTYPAIR_NAME_B,
+			  ttypair_cfg_pair(item)->index);
 }
 
 CONFIGFS_ATTR(ttypair_cfg_, wiring_a);

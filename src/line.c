@@ -14,10 +14,10 @@
 
 #include "ttypair.h"
 
-/* The line settings @termios describes, for an end with @baud bits/s */
+/* The line settings @termios describes, for an end at @baud bits/s */
 static void ttypair_line_from_termios(struct ttypair_line *line,
 				      const struct ktermios *termios,
-				      unsigned int baud)
+				      speed_t baud)
 {
 	tcflag_t cflag = termios->c_cflag, iflag = termios->c_iflag;
 	unsigned int half_bits;
@@ -56,8 +56,8 @@ static void ttypair_line_from_termios(struct ttypair_line *line,
 	line->baud = baud;
 	line->char_ns = div_u64((u64)half_bits * NSEC_PER_SEC,
 				2 * (baud ?: TTYPAIR_B0_BAUD));
-	line->char_ns = max_t(u64, line->char_ns, 1);
 
+	line->cread = cflag & CREAD;
 	line->crtscts = cflag & CRTSCTS;
 	line->ixoff = iflag & IXOFF;
 	line->ignbrk = iflag & IGNBRK;
@@ -68,6 +68,44 @@ static void ttypair_line_from_termios(struct ttypair_line *line,
 	line->start_char = termios->c_cc[VSTART];
 }
 
+/* The input speed of @termios; 0 when it is "the output speed" (B0) */
+static speed_t ttypair_input_speed(const struct ktermios *termios)
+{
+	struct ktermios in = *termios;
+	tcflag_t ibaud = (termios->c_cflag >> IBSHIFT) & CBAUD;
+
+	if (ibaud == B0)
+		return 0;
+	in.c_cflag = (in.c_cflag & ~CBAUD) | ibaud;
+	in.c_ospeed = in.c_ispeed;
+	return tty_termios_baud_rate(&in);
+}
+
+/*
+ * The output speed an end works at: B0, or what user space asked for
+ * within TTYPAIR_BAUD_MIN..TTYPAIR_BAUD_MAX (any speed, BOTHER included,
+ * is taken: a UART driver rounds to what its clock can do, and so does
+ * this one to what it can time). When a speed was out of range, the
+ * termios say what is in effect, as serial_core's uart_get_baud_rate()
+ * makes them say.
+ */
+static speed_t ttypair_line_speed(struct tty_struct *tty, bool encode)
+{
+	speed_t obaud = tty_get_baud_rate(tty);
+	speed_t ibaud = ttypair_input_speed(&tty->termios);
+	speed_t out = obaud, in = ibaud;
+
+	if (C_BAUD(tty) != B0)
+		out = clamp_t(speed_t, obaud, TTYPAIR_BAUD_MIN,
+			      TTYPAIR_BAUD_MAX);
+	if (ibaud)
+		in = clamp_t(speed_t, ibaud, TTYPAIR_BAUD_MIN,
+			     TTYPAIR_BAUD_MAX);
+	if (encode && (out != obaud || in != ibaud))
+		tty_encode_baud_rate(tty, in ?: out, out);
+	return out;
+}
+
 /**
  * ttypair_line_update() - take over the termios of an end
  * @tp: the end
@@ -76,7 +114,12 @@ static void ttypair_line_from_termios(struct ttypair_line *line,
  *
  * As a UART driver does: B0 drops DTR and RTS and leaving B0 raises them,
  * CLOCAL decides whether the end watches its carrier, and a change of speed
- * applies from the next character.
+ * applies from the next character. A speed out of range is replaced in the
+ * termios by the one in effect (not when opening: the termios are then as
+ * a previous call left them).
+ *
+ * Context: process context; the termios are written only with
+ * tty->termios_rwsem held for writing, as set_termios has it.
  */
 void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 			 const struct ktermios *old)
@@ -84,7 +127,8 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 	struct ttypair_line line;
 	unsigned long flags;
 
-	ttypair_line_from_termios(&line, &tty->termios, tty_get_baud_rate(tty));
+	ttypair_line_from_termios(&line, &tty->termios,
+				  ttypair_line_speed(tty, !!old));
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->line = line;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "ttypair.h"
@@ -70,9 +71,17 @@ MODULE_PARM_DESC(baud_emulation, "Bytes leave at the sender's line rate by defau
 module_param_named(strict, ttypair_defaults.strict, bool, 0444);
 MODULE_PARM_DESC(strict, "Mismatched line settings cause framing and parity errors by default (default N)");
 
+/*
+ * Every step that can fail comes before the first device is registered:
+ * udev, ModemManager or anyone may open a device as soon as it appears,
+ * and a failed load frees the module's code whoever still uses it. The
+ * pairs of pairs= get their devices last; configfs may make pairs of its
+ * own from its registration on, which take other indexes.
+ */
 static int __init ttypair_init(void)
 {
-	int ret, i;
+	struct ttypair_pair **new;
+	int ret, i, published = 0;
 
 	/* A value that is not a number was already refused by the kernel. */
 	if (pairs < 0 || pairs > TTYPAIR_MAX_PAIRS) {
@@ -92,11 +101,17 @@ static int __init ttypair_init(void)
 	if (ret)
 		return ret;
 
+	/* The pairs of pairs=, without their devices yet */
+	new = kcalloc(max(pairs, 1), sizeof(*new), GFP_KERNEL);
+	if (!new) {
+		ret = -ENOMEM;
+		goto error_unregister_tty;
+	}
 	for (i = 0; i < pairs; i++) {
-		struct ttypair_pair *pair = ttypair_pair_create(i, NULL);
-
-		if (IS_ERR(pair)) {
-			ret = PTR_ERR(pair);
+		new[i] = ttypair_pair_new(i, NULL);
+		if (IS_ERR(new[i])) {
+			ret = PTR_ERR(new[i]);
+			pr_err("creating pair %d failed: %d\n", i, ret);
 			goto error_destroy_pairs;
 		}
 	}
@@ -105,14 +120,26 @@ static int __init ttypair_init(void)
 	if (ret)
 		goto error_destroy_pairs;
 
+	/* From here on nothing fails the load. */
+	for (i = 0; i < pairs; i++) {
+		ret = ttypair_pair_publish(new[i]);
+		if (ret)
+			pr_err("pair %d: registering its devices failed (%d); it is not available\n",
+			       i, ret);
+		else
+			published++;
+	}
+	kfree(new);
+
 	pr_info("version %s loaded, %d pairs (/dev/%s<n> <-> /dev/%s<n>)\n",
-		TTYPAIR_VERSION, pairs, TTYPAIR_NAME_A, TTYPAIR_NAME_B);
+		TTYPAIR_VERSION, published, TTYPAIR_NAME_A, TTYPAIR_NAME_B);
 	return 0;
 
 error_destroy_pairs:
-	if (i < pairs)
-		pr_err("creating pair %d failed: %d\n", i, ret);
-	ttypair_pair_destroy_all();
+	while (i--)
+		ttypair_pair_destroy(new[i]);
+	kfree(new);
+error_unregister_tty:
 	ttypair_tty_unregister();
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/tty.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "ttypair.h"
 
@@ -189,6 +190,56 @@ unsigned int ttypair_inputs_refresh(struct ttypair_port *tp)
 	return changed;
 }
 
+/*
+ * The carrier of an end dropped while it watches carrier: hang it up, as
+ * serial_core does, but synchronously (tty_vhangup()) and from a work item
+ * of our own. The asynchronous tty_hangup() queues the tty's hangup_work
+ * under a reference that may turn out to be the last one if the tty's
+ * final close runs meanwhile; its release then reuses that queued work.
+ * The work holds a reference on the pair while it is queued.
+ */
+static void ttypair_hangup_work(struct work_struct *work)
+{
+	struct ttypair_port *tp = container_of(work, struct ttypair_port,
+					       hangup_work);
+	struct tty_struct *tty = tty_port_tty_get(&tp->port);
+
+	if (tty) {
+		tty_vhangup(tty);
+		tty_kref_put(tty);
+	}
+	ttypair_pair_put(tp->pair);
+}
+
+static void ttypair_hangup_queue(struct ttypair_port *tp)
+{
+	kref_get(&tp->pair->kref);
+	/* Already queued: that work holds a reference, this is not the last */
+	if (!schedule_work(&tp->hangup_work))
+		ttypair_pair_put(tp->pair);
+}
+
+/**
+ * ttypair_modem_init() - initialise the modem-line state of an end
+ * @tp: the end
+ */
+void ttypair_modem_init(struct ttypair_port *tp)
+{
+	INIT_WORK(&tp->hangup_work, ttypair_hangup_work);
+}
+
+/**
+ * ttypair_modem_flush() - wait until no carrier-loss hangup of an end is
+ * pending
+ * @tp: the end; nothing may change its inputs any more (it was removed)
+ *
+ * Context: process context; sleeps.
+ */
+void ttypair_modem_flush(struct ttypair_port *tp)
+{
+	flush_work(&tp->hangup_work);
+}
+
 /**
  * ttypair_inputs_notify() - act on changed inputs of an end
  * @tp: the end
@@ -216,7 +267,7 @@ void ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed)
 		if (msr & TIOCM_CAR)
 			wake_up_interruptible(&tp->port.open_wait);
 		else if (tty_port_check_carrier(&tp->port))
-			tty_port_tty_hangup(&tp->port, false);
+			ttypair_hangup_queue(tp);
 	}
 	if ((changed & TIOCM_CTS) && (msr & TIOCM_CTS))
 		ttypair_tx_kick(tp);

@@ -6,7 +6,9 @@
  * creation until removal, and every installed tty holds one (taken in the
  * tty's install, dropped in its cleanup). Removal hangs up both ends,
  * unregisters their devices and drops the registry's reference; the memory
- * goes when the last tty using it is released.
+ * goes when the last tty using it is released. The pair's index stays
+ * taken until then: the tty core keeps a hung-up tty at that index until
+ * its last file is closed, and a new pair there could not be opened.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,7 +19,10 @@
 #include "ttypair.h"
 
 static DEFINE_MUTEX(ttypair_registry_lock);	/* protects ttypair_pairs */
-static DEFINE_IDR(ttypair_pairs);		/* index -> struct ttypair_pair */
+static DEFINE_IDR(ttypair_pairs);		/* index -> registered pair, or
+						 * NULL while a removed one
+						 * still holds the index
+						 */
 static unsigned int ttypair_nr_pairs;		/* in ttypair_pairs; registry lock */
 
 static void ttypair_pair_release(struct kref *kref)
@@ -26,10 +31,16 @@ static void ttypair_pair_release(struct kref *kref)
 						 kref);
 	int i;
 
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		ttypair_tx_release(ttypair_end(pair, i));
-		tty_port_destroy(&ttypair_end(pair, i)->port);
+	if (pair->has_index) {
+		mutex_lock(&ttypair_registry_lock);
+		idr_remove(&ttypair_pairs, pair->index);
+		mutex_unlock(&ttypair_registry_lock);
 	}
+	/* Each end's timer delivers into the other end's port. */
+	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
+		ttypair_tx_release(ttypair_end(pair, i));
+	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
+		tty_port_destroy(&ttypair_end(pair, i)->port);
 	kfree(pair);
 }
 
@@ -37,8 +48,10 @@ static void ttypair_pair_release(struct kref *kref)
  * ttypair_pair_put() - drop a reference to a pair
  * @pair: the pair
  *
- * Frees the pair, and the tty_port buffers of both ends, with the last
- * reference. Might sleep.
+ * Frees the pair, and the tty_port buffers of both ends, and gives its
+ * index back with the last reference.
+ *
+ * Context: process context; might sleep. The registry lock not held.
  */
 void ttypair_pair_put(struct ttypair_pair *pair)
 {
@@ -88,6 +101,7 @@ static struct ttypair_pair *ttypair_pair_alloc(int index)
 		tp->id = i;
 		tp->wiring = ttypair_defaults.wiring;
 		ttypair_tty_port_init(tp);
+		ttypair_modem_init(tp);
 	}
 	/* The inputs a closed, idle peer gives (the wiring may say "on") */
 	spin_lock_irq(&pair->lock);
@@ -101,14 +115,17 @@ static struct ttypair_pair *ttypair_pair_alloc(int index)
 	return pair;
 }
 
-/* Out of the registry: lookups (new opens) no longer find it. */
+/*
+ * Out of the registry: lookups (new opens) no longer find it, and it no
+ * longer counts against max_pairs; its index stays taken until it is freed.
+ */
 static void ttypair_pair_unlink(struct ttypair_pair *pair)
 {
 	unsigned long flags;
 
 	mutex_lock(&ttypair_registry_lock);
 	if (idr_find(&ttypair_pairs, pair->index) == pair) {
-		idr_remove(&ttypair_pairs, pair->index);
+		idr_replace(&ttypair_pairs, NULL, pair->index);
 		ttypair_nr_pairs--;
 	}
 	mutex_unlock(&ttypair_registry_lock);
@@ -127,19 +144,22 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 }
 
 /**
- * ttypair_pair_create() - create a pair and register its two tty devices
+ * ttypair_pair_new() - make a pair and give it an index, without devices
  * @index: line number for both ends, or -1 for the lowest free one
  * @name: the pair's name (configfs), or NULL for a pair of the pairs=
  *	parameter
  *
+ * Nothing is visible yet: ttypair_pair_publish() registers the devices.
+ *
  * Return: the pair, holding the registry's reference (dropped by
- * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken,
- * -ENOSPC if max_pairs pairs exist.
+ * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken
+ * (also by a removed pair that is still open), -ENOSPC if max_pairs pairs
+ * exist or no index is free, -EINVAL for an @index out of range.
  */
-struct ttypair_pair *ttypair_pair_create(int index, const char *name)
+struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 {
 	struct ttypair_pair *pair;
-	int ret, i;
+	int ret;
 
 	if (index >= TTYPAIR_MAX_PAIRS)
 		return ERR_PTR(-EINVAL);
@@ -163,25 +183,55 @@ struct ttypair_pair *ttypair_pair_create(int index, const char *name)
 		ret = -EBUSY;
 	if (ret >= 0) {
 		pair->index = ret;
+		pair->has_index = true;
 		ttypair_nr_pairs++;
 	}
 	mutex_unlock(&ttypair_registry_lock);
-	if (ret < 0)
-		goto error_put;
+	if (ret < 0) {
+		ttypair_pair_put(pair);
+		return ERR_PTR(ret);
+	}
+	return pair;
+}
+
+/**
+ * ttypair_pair_publish() - register the tty devices of a new pair
+ * @pair: a pair from ttypair_pair_new()
+ *
+ * Return: 0, or a negative errno; the pair is then destroyed (its registry
+ * reference dropped) and must not be used.
+ */
+int ttypair_pair_publish(struct ttypair_pair *pair)
+{
+	int ret, i;
 
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
 		ret = ttypair_tty_add_port(ttypair_end(pair, i));
-		if (ret)
-			goto error_unregister;
+		if (ret) {
+			ttypair_pair_destroy(pair);
+			return ret;
+		}
 	}
-	return pair;
+	return 0;
+}
 
-error_unregister:
-	ttypair_pair_unlink(pair);
-	ttypair_pair_remove_devices(pair);
-error_put:
-	ttypair_pair_put(pair);
-	return ERR_PTR(ret);
+/**
+ * ttypair_pair_create() - make a pair and register its two tty devices
+ * @index: line number for both ends, or -1 for the lowest free one
+ * @name: the pair's name (configfs), or NULL
+ *
+ * Return: the pair, holding the registry's reference, or an ERR_PTR() as
+ * for ttypair_pair_new() and ttypair_pair_publish().
+ */
+struct ttypair_pair *ttypair_pair_create(int index, const char *name)
+{
+	struct ttypair_pair *pair = ttypair_pair_new(index, name);
+	int ret;
+
+	if (IS_ERR(pair))
+		return pair;
+	ret = ttypair_pair_publish(pair);
+	return ret ? ERR_PTR(ret) : pair;
 }
 
 /**
@@ -194,8 +244,12 @@ error_put:
  */
 void ttypair_pair_destroy(struct ttypair_pair *pair)
 {
+	int i;
+
 	ttypair_pair_unlink(pair);
 	ttypair_pair_remove_devices(pair);
+	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
+		ttypair_modem_flush(ttypair_end(pair, i));
 	ttypair_pair_put(pair);
 }
 

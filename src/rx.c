@@ -12,6 +12,7 @@
  * Everything here runs under the pair's lock, which serialises all
  * producers of an end's flip buffer.
  */
+#include <linux/prandom.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/tty.h>
@@ -58,35 +59,25 @@ const char *ttypair_inject_name(enum ttypair_inject kind)
 	return ttypair_inject_names[kind];
 }
 
-/* xorshift64*: the same errors for the same seed and the same traffic */
-static u64 ttypair_rand(u64 *state)
-{
-	u64 x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
 /**
  * ttypair_noise_seed() - restart a pair's noise from a seed
  * @pair: the pair
  * @seed: any value
  *
+ * The same seed and the same traffic give the same errors.
+ *
  * Context: pair->lock held.
  */
 void ttypair_noise_seed(struct ttypair_pair *pair, u64 seed)
 {
-	/* splitmix64 of the seed: a good start, and never the dead state 0 */
-	u64 z = seed + 0x9E3779B97F4A7C15ULL;
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	z ^= z >> 31;
 	pair->noise_seed = seed;
-	pair->noise_state = z ?: 1;
+	prandom_seed_state(&pair->noise_state, seed);
+}
+
+/* A number from 0 to @range - 1, without a division (32-bit kernels) */
+static u32 ttypair_rand_below(struct rnd_state *state, u32 range)
+{
+	return ((u64)prandom_u32_state(state) * range) >> 32;
 }
 
 /* What a receiver set up as @dst makes of characters sent as @src */
@@ -101,16 +92,12 @@ static u8 ttypair_line_mismatch(const struct ttypair_line *src,
 	return TTY_NORMAL;
 }
 
-/**
- * ttypair_rx_plain() - whether characters from an end arrive unchanged
- * @src: the sending end
- * @dst: the receiving end
- *
- * Context: pair->lock held.
- * Return: true when no masking, error or break applies, so that the bytes
- * can be copied into @dst's receive queue as they are.
+/*
+ * Whether characters from @src arrive at @dst unchanged: no masking, error
+ * or break applies, so that they can be copied into @dst's receive queue as
+ * they are. Lock held.
  */
-bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst)
+static bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst)
 {
 	struct ttypair_pair *pair = src->pair;
 
@@ -124,7 +111,7 @@ bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst)
 static void ttypair_rx_break_locked(struct ttypair_port *dst)
 {
 	dst->icount.brk++;
-	if (dst->line.ignbrk)
+	if (dst->line.ignbrk || !dst->line.cread)
 		return;
 	if (!tty_insert_flip_char(&dst->port, 0, dst->line.mark_brk ?
 				  TTY_BREAK : TTY_NORMAL))
@@ -138,7 +125,7 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 	struct ttypair_pair *pair = src->pair;
 	u8 bits = min(src->line.data_bits, dst->line.data_bits);
 	u8 flag = TTY_NORMAL, mark;
-	u64 state = pair->noise_state;
+	struct rnd_state state = pair->noise_state;
 	bool noisy = false;
 
 	ch &= (1U << bits) - 1;
@@ -155,10 +142,10 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 	} else if (dst->inject == TTYPAIR_INJECT_PARITY) {
 		flag = TTY_PARITY;
 	} else if (dst->inject == TTYPAIR_INJECT_NONE && pair->noise_ppm &&
-		   (u32)(ttypair_rand(&state) % TTYPAIR_NOISE_MAX) <
+		   ttypair_rand_below(&state, TTYPAIR_NOISE_MAX) <
 		   pair->noise_ppm) {
 		/* One bit of the character flipped, as a parity checker sees */
-		ch ^= 1U << (ttypair_rand(&state) % bits);
+		ch ^= 1U << ttypair_rand_below(&state, bits);
 		flag = dst->line.parity != TTYPAIR_PARITY_NONE ? TTY_PARITY :
 								 TTY_FRAME;
 		noisy = true;
@@ -196,9 +183,13 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
  * @buf: the characters as written
  * @count: how many
  *
+ * A receiver without CREAD discards what arrives, as a UART's driver does
+ * (the characters still count as received in TIOCGICOUNT, not in the
+ * pair's byte counters).
+ *
  * Context: pair->lock held; does not sleep.
  * Return: how many were taken; fewer than @count when @dst's receive queue
- * is full. Characters dropped because of IGNPAR count as taken.
+ * is full. Characters dropped because of IGNPAR or CREAD count as taken.
  */
 size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count)
@@ -206,6 +197,10 @@ size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 	size_t done;
 
 	lockdep_assert_held(&src->pair->lock);
+	if (!dst->line.cread) {
+		dst->icount.rx += count;
+		return count;
+	}
 	if (ttypair_rx_plain(src, dst)) {
 		/*
 		 * Insert and push under the lock that serialises every producer
@@ -256,10 +251,12 @@ bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch)
 	struct ttypair_port *src = ttypair_peer(dst);
 
 	lockdep_assert_held(&dst->pair->lock);
-	if (!tty_insert_flip_char(&dst->port, ch, TTY_NORMAL))
-		return false;
-	tty_flip_buffer_push(&dst->port);
-	dst->stats.rx++;
+	if (dst->line.cread) {
+		if (!tty_insert_flip_char(&dst->port, ch, TTY_NORMAL))
+			return false;
+		tty_flip_buffer_push(&dst->port);
+		dst->stats.rx++;
+	}
 	dst->icount.rx++;
 	src->stats.tx++;
 	src->icount.tx++;

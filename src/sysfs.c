@@ -103,8 +103,9 @@ ssize_t ttypair_setting_show(struct ttypair_pair *pair,
  * ttypair_setting_store() - change a setting of a pair
  * @pair: the pair
  * @which: the setting
- * @buf: a decimal number: 0 or 1 for the switches, 0 to 1000000 for the
- *	noise rate, any unsigned 64-bit number for the seed
+ * @buf: for the switches a boolean as kstrtobool() reads it (1/0, y/n,
+ *	on/off, ...); a decimal number from 0 to 1000000 for the noise rate,
+ *	any unsigned 64-bit number for the seed
  * @count: length of @buf
  *
  * Return: @count, or -EINVAL (nothing changed).
@@ -113,20 +114,32 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 			      enum ttypair_setting which, const char *buf,
 			      size_t count)
 {
-	u64 max = which == TTYPAIR_SET_NOISE_SEED ? U64_MAX :
-		  which == TTYPAIR_SET_NOISE_PPM ? TTYPAIR_NOISE_MAX : 1;
 	unsigned long flags;
-	u64 val;
+	bool on = false;
+	u64 val = 0;
 
-	if (kstrtou64(buf, 10, &val) || val > max)
-		return -EINVAL;
+	switch (which) {
+	case TTYPAIR_SET_BAUD_EMULATION:
+	case TTYPAIR_SET_STRICT:
+		if (kstrtobool(buf, &on))
+			return -EINVAL;
+		break;
+	case TTYPAIR_SET_NOISE_PPM:
+		if (kstrtou64(buf, 10, &val) || val > TTYPAIR_NOISE_MAX)
+			return -EINVAL;
+		break;
+	case TTYPAIR_SET_NOISE_SEED:
+		if (kstrtou64(buf, 10, &val))
+			return -EINVAL;
+		break;
+	}
 	spin_lock_irqsave(&pair->lock, flags);
 	switch (which) {
 	case TTYPAIR_SET_BAUD_EMULATION:
-		pair->baud_emulation = val;
+		pair->baud_emulation = on;
 		break;
 	case TTYPAIR_SET_STRICT:
-		pair->strict = val;
+		pair->strict = on;
 		break;
 	case TTYPAIR_SET_NOISE_PPM:
 		pair->noise_ppm = val;

@@ -35,6 +35,15 @@ static int ttypair_install(struct tty_driver *driver, struct tty_struct *tty)
 		return ret;
 	}
 	tty->driver_data = tp;
+	/*
+	 * The tty core gave the tty the termios the last tty at this index
+	 * had: this end's, or a removed pair's. A new pair starts from the
+	 * driver's defaults, as a port that was just plugged in.
+	 */
+	if (!tp->installed) {
+		tty->termios = driver->init_termios;
+		tp->installed = true;
+	}
 	ttypair_tx_reset(tp);
 	return 0;
 }
@@ -124,8 +133,8 @@ static void ttypair_throttle(struct tty_struct *tty)
 
 /*
  * The reader's line discipline made room again: undo the throttle, and
- * wake the writer on the other end, which may be waiting for write_room()
- * to grow.
+ * restart the other end's output, whose writer may be waiting for
+ * write_room() to grow (ttypair_tx_kick() wakes it).
  */
 static void ttypair_unthrottle(struct tty_struct *tty)
 {
@@ -135,7 +144,6 @@ static void ttypair_unthrottle(struct tty_struct *tty)
 		ttypair_send_xchar(tp, START_CHAR(tty));
 	if (C_CRTSCTS(tty))
 		ttypair_modem_set(tp, 0, TIOCM_RTS);
-	ttypair_wake_peer_writer(tp);
 	ttypair_tx_kick(ttypair_peer(tp));
 }
 
