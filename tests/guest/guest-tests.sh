@@ -7,7 +7,7 @@ T=/opt/ttypair-tests
 VERSION=$(cat "$T/expected-version")
 . "$T/env"
 KVER=$(uname -r)
-PAIRS=64	# pairs= for the functional tests: one pair per test
+PAIRS=80	# pairs= for the functional tests: one pair per test
 
 . "$T/tap.sh"
 
@@ -101,6 +101,81 @@ t_param_bounds() {
 	rmmod ttypair
 }
 step module_param_pairs_bounds t_param_bounds
+
+# The numeric parameters at the limits of their types: the module's own
+# check says why for numbers the kernel could parse, the kernel's parser
+# for numbers the type cannot hold; nothing is loaded either way.
+t_param_number_limits() {
+	for pv in pairs=1025:own pairs=2147483647:own pairs=2147483648:kernel \
+		pairs=4294967295:kernel pairs=-2147483648:own pairs=-2147483649:kernel \
+		max_pairs=0:own max_pairs=3:own max_pairs=1025:own \
+		max_pairs=2147483648:own max_pairs=4294967295:own \
+		max_pairs=4294967296:kernel max_pairs=-1:kernel; do
+		p=${pv%:*} who=${pv##*:} name=${p%%=*} v=${p#*=}
+		case $who in
+		own) want="ttypair: $name=$v is invalid" ;;
+		*) want="ttypair: \`$v' invalid for parameter \`$name'" ;;
+		esac
+		dmesg -C
+		if modprobe ttypair "$p" 2>/dev/null; then
+			echo "$p was accepted"
+			rmmod ttypair
+			return 1
+		fi
+		! loaded || { echo "loaded after $p"; return 1; }
+		dmesg | grep -qF "$want" ||
+			{ echo "$p: no log line '$want'"; dmesg | tail -n 3; return 1; }
+	done
+	modprobe ttypair pairs=0 max_pairs=0 || { echo "pairs=0 max_pairs=0 refused"; return 1; }
+	rmmod ttypair || return 1
+	modprobe ttypair pairs=2 max_pairs=2 || { echo "pairs=2 max_pairs=2 refused"; return 1; }
+	rmmod ttypair
+}
+step module_param_number_limits t_param_number_limits
+
+# A load whose last step fails (here ttypair's configfs registration: a
+# test module holds the name) fails before any device became visible:
+# udev or ModemManager could open one, and a failed load frees the code
+# an open tty would still run.
+t_load_fails_early() {
+	sq=$T/squatter/$KVER/ttypair_squatter.ko
+	[ -f "$sq" ] || { echo "no $sq"; return 1; }
+	insmod "$sq" || return 1
+	dmesg -C
+	timeout 60 stdbuf -oL udevadm monitor --kernel --subsystem-match=tty > /run/uevents.out 2>&1 &
+	mon=$!
+	i=0
+	until grep -q "KERNEL - the kernel uevent" /run/uevents.out; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "udevadm monitor did not start"; kill $mon; rmmod ttypair_squatter; return 1; }
+		sleep 0.1
+	done
+	if out=$(modprobe ttypair pairs=4 2>&1); then
+		echo "the load succeeded with configfs's name taken"
+		kill $mon
+		rmmod ttypair ttypair_squatter
+		return 1
+	fi
+	echo "modprobe: $out"
+	# and a load that works, which the same monitor must see
+	rmmod ttypair_squatter || { kill $mon; return 1; }
+	modprobe ttypair pairs=1 || { kill $mon; return 1; }
+	i=0
+	until grep -q "add .*/ttyVPB0 (tty)" /run/uevents.out; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "the monitor saw no device of a good load"; break; }
+		sleep 0.1
+	done
+	kill $mon
+	wait $mon
+	cat /run/uevents.out
+	[ "$(grep -c ' add .*/ttyVP' /run/uevents.out)" = 2 ] ||
+		{ echo "devices appeared during the failed load"; rmmod ttypair; return 1; }
+	rmmod ttypair || return 1
+	dmesg | grep -q "ttypair: registering with configfs failed: -17" ||
+		{ echo "no log line of the failed configfs registration"; return 1; }
+}
+step module_load_fails_before_devices t_load_fails_early
 
 # --- bad values of the other parameters ---------------------------------
 t_bad_settings_params() {

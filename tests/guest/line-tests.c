@@ -769,7 +769,7 @@ static int strict_matching_7e1(int idx, int a, int b)
 static int t_strict_attr_invalid(void)
 {
 	static const char *const bad[] = {
-		"2", "-1", "yes please", "\n", "10", NULL
+		"2", "-1", "maybe", "\n", "-0", NULL
 	};
 	const int idx = 36;
 

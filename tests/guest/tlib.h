@@ -58,9 +58,11 @@ uint32_t rnd(uint64_t *state);
  * The groups of tests, each a table ending with { NULL }: data_tests in
  * ttypair-test.c, modem_tests in modem-tests.c (modem lines, carrier,
  * hangup, break), line_tests in line-tests.c (line settings, strict mode,
- * baud-rate emulation, error injection, serial ioctls).
+ * baud-rate emulation, error injection, serial ioctls), hardening_tests in
+ * hardening-tests.c (numbers at their limits, defects found in review).
  */
-extern const struct test data_tests[], modem_tests[], line_tests[];
+extern const struct test data_tests[], modem_tests[], line_tests[],
+	hardening_tests[];
 
 /*
  * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).
