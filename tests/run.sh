@@ -86,15 +86,19 @@ trap stop_jobs INT TERM
 bounded() {
 	_bn=$1 _bl=$2
 	shift 2
+	_bt=$(date +%s)
 	timeout -k 30 "$_bl" "$@" < /dev/null &
 	_bp=$!
 	wait "$_bp"
 	_brc=$?
-	case $_brc in
-	0) ;;
-	124 | 137) t_fail "$_bn/job" "stopped after its time limit of $_bl s" ;;
-	*) t_fail "$_bn/job" "exited with status $_brc" ;;
-	esac
+	# 124: timeout's TERM ended it; 137: its KILL did, or another's
+	if [ "$_brc" = 124 ] || { [ "$_brc" = 137 ] && [ $(( $(date +%s) - _bt )) -ge "$_bl" ]; }; then
+		t_fail "$_bn/job" "stopped after its time limit of $_bl s"
+	elif [ "$_brc" -gt 128 ]; then
+		t_fail "$_bn/job" "killed by signal $((_brc - 128))"
+	elif [ "$_brc" != 0 ]; then
+		t_fail "$_bn/job" "exited with status $_brc"
+	fi
 }
 
 # The static checks, and those of the harness itself
