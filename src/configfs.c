@@ -207,7 +207,7 @@ static struct configfs_subsystem ttypair_cfg_subsys = {
 /**
  * ttypair_configfs_register() - offer /sys/kernel/config/ttypair
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno; -EBUSY if something else holds the name.
  */
 int ttypair_configfs_register(void)
 {
@@ -219,6 +219,9 @@ int ttypair_configfs_register(void)
 	if (ret) {
 		pr_err("registering with configfs failed: %d\n", ret);
 		mutex_destroy(&ttypair_cfg_subsys.su_mutex);
+		/* modprobe takes EEXIST for "already loaded" and says nothing */
+		if (ret == -EEXIST)
+			ret = -EBUSY;
 	}
 	return ret;
 }

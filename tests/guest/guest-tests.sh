@@ -140,6 +140,7 @@ step module_param_number_limits t_param_number_limits
 t_load_fails_early() {
 	sq=$T/squatter/$KVER/ttypair_squatter.ko
 	[ -f "$sq" ] || { echo "no $sq"; return 1; }
+	modprobe configfs 2>/dev/null	# insmod loads no dependency
 	insmod "$sq" || return 1
 	dmesg -C
 	timeout 60 stdbuf -oL udevadm monitor --kernel --subsystem-match=tty > /run/uevents.out 2>&1 &
@@ -150,13 +151,29 @@ t_load_fails_early() {
 		[ $i -lt 100 ] || { echo "udevadm monitor did not start"; kill $mon; rmmod ttypair_squatter; return 1; }
 		sleep 0.1
 	done
-	if out=$(modprobe ttypair pairs=4 2>&1); then
-		echo "the load succeeded with configfs's name taken"
+	out=$(modprobe ttypair pairs=4 2>&1)
+	rc=$?
+	sleep 1		# the monitor prints what the kernel sent meanwhile
+	if grep ' add .*/ttyVP' /run/uevents.out; then
+		echo "devices appeared during the failed load"
 		kill $mon
-		rmmod ttypair ttypair_squatter
+		rmmod ttypair 2>/dev/null
+		rmmod ttypair_squatter
+		return 1
+	fi
+	# (EEXIST from the kernel would make modprobe report success)
+	if [ $rc = 0 ] || loaded; then
+		echo "modprobe reported success with configfs's name taken ($out)"
+		kill $mon
+		rmmod ttypair 2>/dev/null
+		rmmod ttypair_squatter
 		return 1
 	fi
 	echo "modprobe: $out"
+	case $out in
+	*"Device or resource busy"*) ;;
+	*) echo "modprobe did not say that the name is busy"; kill $mon; rmmod ttypair_squatter; return 1 ;;
+	esac
 	# and a load that works, which the same monitor must see
 	rmmod ttypair_squatter || { kill $mon; return 1; }
 	modprobe ttypair pairs=1 || { kill $mon; return 1; }
