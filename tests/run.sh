@@ -36,6 +36,7 @@ export TTYPAIR_OUT TTYPAIR_CACHE TTYPAIR_RESULTS
 
 [ "$(id -u)" = 0 ] || die "the tests build chroots and boot kernels: run 'sudo make check'"
 : "${TTYPAIR_SUITE:=check}"
+export TTYPAIR_SUITE	# tests/matrix-report.sh names the run
 case $TTYPAIR_SUITE in
 check | all) ;;
 *) die "TTYPAIR_SUITE is 'check' or 'all', not '$TTYPAIR_SUITE'" ;;
