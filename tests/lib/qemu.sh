@@ -9,6 +9,8 @@
 : "${TTYPAIR_QEMU_MEM:=2048}"
 : "${TTYPAIR_QEMU_TIMEOUT:=1500}"
 : "${TTYPAIR_BOOT_TIMEOUT:=300}"
+# TTYPAIR_KERNEL_ARGS: more kernel parameters for the guests (for example
+# slub_debug=U,kmalloc-4k to see who holds memory)
 
 # Kernel log lines that fail a run whatever the tests said.
 TTYPAIR_KERNEL_PROBLEMS='WARNING:|BUG:|Oops|Kernel panic|general protection fault|'\
@@ -40,7 +42,7 @@ qemu_boot() {
 		-serial "file:$4" -serial "file:$5" \
 		-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 \
 init=/opt/ttypair-tests/init.sh panic=-1 oops=panic softlockup_panic=0 \
-loglevel=7 printk.time=1 net.ifnames=0 mitigations=off" </dev/null
+loglevel=7 printk.time=1 net.ifnames=0 mitigations=off${TTYPAIR_KERNEL_ARGS:+ $TTYPAIR_KERNEL_ARGS}" </dev/null
 }
 
 # qemu_kernel_problems CONSOLE_LOG: print the kernel log lines that fail a run.
