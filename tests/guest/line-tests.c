@@ -799,6 +799,7 @@ static int emulation(int idx, const char *on)
 }
 
 struct rx_clock {
+	pid_t tid;		/* the reader thread (thread_blocked()) */
 	int fd;
 	unsigned char *buf;
 	size_t n, got;
@@ -825,6 +826,7 @@ static void *rx_clock_thread(void *arg)
 {
 	struct rx_clock *r = arg;
 
+	__atomic_store_n(&r->tid, thread_id(), __ATOMIC_SEQ_CST);
 	while (r->got < r->n) {
 		ssize_t k;
 		double t;
@@ -899,8 +901,9 @@ static int baud_rate_accuracy(int idx, int a, int b)
 		rc.buf = got;
 		s.buf = buf;
 		pthread_create(&t, NULL, rx_clock_thread, &rc);
-		msleep(100);	/* the reader waits in poll() */
-		if (run_sender(&s)) {
+		/* the reader waits in poll() before the first byte leaves */
+		if (thread_blocked(&rc.tid, SYS_POLL_CALL, DATA_MS, "the reader") ||
+		    run_sender(&s)) {
 			pthread_join(t, NULL);
 			return -1;
 		}

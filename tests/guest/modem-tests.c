@@ -249,6 +249,7 @@ struct waiter {
 	char path[64];		/* open: the device */
 	int flags;		/* open: the flags */
 	int started, done, joined;	/* accessed with __atomic */
+	pid_t tid;		/* the thread's id, for thread_blocked() */
 	int ret, err;		/* the result and errno */
 };
 
@@ -257,6 +258,7 @@ static void *miwait_thread(void *arg)
 	struct waiter *w = arg;
 	int r, e;
 
+	__atomic_store_n(&w->tid, thread_id(), __ATOMIC_SEQ_CST);
 	__atomic_store_n(&w->started, 1, __ATOMIC_SEQ_CST);
 	r = ioctl(w->fd, TIOCMIWAIT, w->mask);
 	e = errno;
@@ -271,6 +273,7 @@ static void *open_thread(void *arg)
 	struct waiter *w = arg;
 	int r, e;
 
+	__atomic_store_n(&w->tid, thread_id(), __ATOMIC_SEQ_CST);
 	__atomic_store_n(&w->started, 1, __ATOMIC_SEQ_CST);
 	r = open(w->path, w->flags);
 	e = errno;
@@ -286,6 +289,7 @@ static int waiter_start(struct waiter *w, void *(*fn)(void *))
 	int r;
 
 	w->started = 0;
+	w->tid = 0;
 	w->done = 0;
 	w->joined = 0;
 	w->ret = 0;
@@ -301,7 +305,10 @@ static int waiter_start(struct waiter *w, void *(*fn)(void *))
 	return 0;
 }
 
-/* A thread waiting in TIOCMIWAIT for mask on fd. */
+/*
+ * A thread calling TIOCMIWAIT for mask on fd; it may not have reached the
+ * kernel yet (miwait_blocked() waits for that).
+ */
 static int miwait_start(struct waiter *w, int fd, unsigned long mask)
 {
 	w->fd = fd;
@@ -309,7 +316,10 @@ static int miwait_start(struct waiter *w, int fd, unsigned long mask)
 	return waiter_start(w, miwait_thread);
 }
 
-/* A thread opening end/idx with flags (O_RDWR | O_NOCTTY | ... ). */
+/*
+ * A thread opening end/idx with flags (O_RDWR | O_NOCTTY | ... ); it may
+ * not have reached the kernel yet (open_blocked() waits for that).
+ */
 static int open_start(struct waiter *w, char end, int idx, int flags)
 {
 	snprintf(w->path, sizeof(w->path), "/dev/%s%d",
@@ -333,6 +343,24 @@ static int waiter_done(struct waiter *w, int ms)
 		w->joined = 1;
 	}
 	return 1;
+}
+
+/* The thread of miwait_start() sleeps in TIOCMIWAIT (in ioctl()). */
+static int miwait_blocked(struct waiter *w)
+{
+	if (waiter_done(w, 0))
+		return fail("TIOCMIWAIT returned %d (%s) at once, expected it to wait",
+			    w->ret, w->ret ? strerror(w->err) : "a change");
+	return thread_blocked(&w->tid, SYS_ioctl, WAIT_MS, "TIOCMIWAIT");
+}
+
+/* The thread of open_start() sleeps in its open() (openat()). */
+static int open_blocked(struct waiter *w)
+{
+	if (waiter_done(w, 0))
+		return fail("the open of %s returned %d (%s) at once, expected it to wait",
+			    w->path, w->ret, w->ret < 0 ? strerror(w->err) : "an fd");
+	return thread_blocked(&w->tid, SYS_openat, WAIT_MS, w->path);
 }
 
 /* A TIOCMIWAIT that must still be waiting. */
@@ -878,7 +906,7 @@ static int t_tiocmiwait_wakes(void)
 		return -1;
 
 	/* CTS only */
-	if (miwait_start(&w, b, TIOCM_CTS))
+	if (miwait_start(&w, b, TIOCM_CTS) || miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "with no change"))
@@ -892,9 +920,8 @@ static int t_tiocmiwait_wakes(void)
 		return -1;
 
 	/* DSR or CD */
-	if (miwait_start(&w, b, TIOCM_DSR | TIOCM_CD))
+	if (miwait_start(&w, b, TIOCM_DSR | TIOCM_CD) || miwait_blocked(&w))
 		return -1;
-	msleep(QUIET_MS);
 	if (mctl(a, TIOCMBIS, TIOCM_RTS))
 		return -1;
 	msleep(QUIET_MS);
@@ -908,7 +935,7 @@ static int t_tiocmiwait_wakes(void)
 	    expect_lines(b, TIOCM_RI, 0, "B's RI with A's OUT1 off") ||
 	    get_icount(b, &before))
 		return -1;
-	if (miwait_start(&w, b, TIOCM_RI))
+	if (miwait_start(&w, b, TIOCM_RI) || miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "for RI with no change"))
@@ -957,7 +984,7 @@ static int t_tiocmiwait_hangup_eio(void)
 	if (expect_lines(b, TIOCM_CD, TIOCM_CD, "B's carrier with A open"))
 		return -1;
 	/* RI: not connected by default, so only the hangup can end it */
-	if (miwait_start(&w, b, TIOCM_RI))
+	if (miwait_start(&w, b, TIOCM_RI) || miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "before the hangup"))
@@ -999,7 +1026,7 @@ static int t_tiocmiwait_signal(void)
 		return -1;
 	if (catch_signal(SIGUSR1, 0))
 		return -1;
-	if (miwait_start(&w, b, INPUTS))
+	if (miwait_start(&w, b, INPUTS) || miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "before the signal"))
@@ -1014,9 +1041,8 @@ static int t_tiocmiwait_signal(void)
 	if (!wait_signal(0))
 		return fail("the signal handler did not run");
 	/* the next wait works */
-	if (miwait_start(&w, b, TIOCM_CTS))
+	if (miwait_start(&w, b, TIOCM_CTS) || miwait_blocked(&w))
 		return -1;
-	msleep(QUIET_MS);
 	if (mctl(a, TIOCMBIC, TIOCM_RTS) ||
 	    woken(&w, "A's RTS went off (after an interrupted wait)"))
 		return -1;
@@ -1149,7 +1175,8 @@ static int t_carrier_blocking_open_waits(void)
 	    expect_lines(b, TIOCM_CD, 0, "B's carrier with A closed"))
 		return -1;
 	close(b);
-	if (open_start(&w, 'B', idx, O_RDWR | O_NOCTTY | O_CLOEXEC))
+	if (open_start(&w, 'B', idx, O_RDWR | O_NOCTTY | O_CLOEXEC) ||
+	    open_blocked(&w))
 		return -1;
 	msleep(500);
 	if (waiter_done(&w, 0))
@@ -1648,7 +1675,8 @@ static int t_carrier_follows_wiring(void)
 	a = port_open('A', idx, 0);
 	if (a < 0)
 		return -1;
-	if (open_start(&w, 'B', idx, O_RDWR | O_NOCTTY | O_CLOEXEC))
+	if (open_start(&w, 'B', idx, O_RDWR | O_NOCTTY | O_CLOEXEC) ||
+	    open_blocked(&w))
 		return -1;
 	msleep(500);
 	if (waiter_done(&w, 0))
@@ -1690,7 +1718,7 @@ static int t_tiocmiwait_peer_open_close(void)
 	if (expect_lines(b, NULL_MODEM_ON, 0, "B with A closed") ||
 	    get_icount(b, &b0))
 		return -1;
-	if (miwait_start(&w, b, TIOCM_CD))
+	if (miwait_start(&w, b, TIOCM_CD) || miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "with A closed"))
@@ -1703,7 +1731,8 @@ static int t_tiocmiwait_peer_open_close(void)
 	db.dcd = 1;
 	if (expect_icount(b, &b0, &db, 0, 0, "B after A opened"))
 		return -1;
-	if (set_cflag(a, 0, HUPCL) || miwait_start(&w, b, TIOCM_DSR))
+	if (set_cflag(a, 0, HUPCL) || miwait_start(&w, b, TIOCM_DSR) ||
+	    miwait_blocked(&w))
 		return -1;
 	msleep(QUIET_MS);
 	if (still_waiting(&w, "with A open"))

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -197,6 +198,90 @@ double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+pid_t thread_id(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* The first line of /proc/self/task/<tid>/<file> into buf; 0 or -1. */
+static int task_file(pid_t tid, const char *file, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(buf, len, "(%s)", strerror(errno));
+		return -1;
+	}
+	r = read(fd, buf, len - 1);
+	close(fd);
+	if (r < 0) {
+		snprintf(buf, len, "(%s)", strerror(errno));
+		return -1;
+	}
+	buf[r] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* The state letter of a task (after the ") " that ends its name), or '?'. */
+static char task_state(pid_t tid)
+{
+	char buf[512], *p;
+
+	if (task_file(tid, "stat", buf, sizeof(buf)))
+		return '?';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
+/* "nr args... sp pc" while in a call, else "running" or "-1 ..." */
+static int in_syscall(const char *sc, long nr)
+{
+	char *e;
+	long n = strtol(sc, &e, 10);
+
+	return e != sc && n >= 0 && (nr < 0 || n == nr);
+}
+
+int thread_sleeping(pid_t tid, long nr)
+{
+	char sc[256];
+
+	return tid > 0 && task_state(tid) == 'S' &&
+	       !task_file(tid, "syscall", sc, sizeof(sc)) && in_syscall(sc, nr);
+}
+
+int thread_blocked(const pid_t *tidp, long nr, int ms, const char *what)
+{
+	double end = now() + ms / 1000.0;
+	char sc[256] = "", wchan[128] = "";
+	pid_t tid;
+	char st;
+
+	for (;;) {
+		tid = __atomic_load_n(tidp, __ATOMIC_SEQ_CST);
+		if (thread_sleeping(tid, nr))
+			return 0;
+		if (now() >= end)
+			break;
+		msleep(10);
+	}
+	if (tid <= 0)
+		return fail("%s: the thread did not start within %d ms", what, ms);
+	st = task_state(tid);
+	if (st == '?')
+		return fail("%s: thread %d ended instead of waiting in system call %ld",
+			    what, (int)tid, nr);
+	task_file(tid, "syscall", sc, sizeof(sc));
+	task_file(tid, "wchan", wchan, sizeof(wchan));
+	return fail("%s: thread %d is not asleep in system call %ld after %d ms: state %c, syscall '%.40s', wchan '%s'",
+		    what, (int)tid, nr, ms, st, sc, wchan);
 }
 
 uint32_t rnd(uint64_t *state)

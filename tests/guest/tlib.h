@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 struct test {
@@ -42,6 +43,26 @@ size_t read_upto(int fd, void *buf, size_t n, int ms);
 size_t drain(int fd);
 void msleep(unsigned int ms);
 double now(void);
+
+/*
+ * Threads that wait in the kernel. A thread stores its id (thread_id())
+ * where the test can see it before it makes its blocking call;
+ * thread_blocked() then waits up to ms for that thread to be asleep
+ * (state S in /proc/self/task/<tid>/stat) inside system call nr (-1: any;
+ * from /proc/self/task/<tid>/syscall), so that what the test does next
+ * happens while the call really waits, not before it began. *tid may
+ * still be 0 when it is called. 0, or -1 after fail() naming what.
+ */
+pid_t thread_id(void);
+int thread_blocked(const pid_t *tid, long nr, int ms, const char *what);
+/* 1 if thread tid sleeps in system call nr (-1: any) now, else 0 */
+int thread_sleeping(pid_t tid, long nr);
+/* The system call behind poll(): poll, or ppoll where there is none */
+#ifdef SYS_poll
+#define SYS_POLL_CALL	SYS_poll
+#else
+#define SYS_POLL_CALL	SYS_ppoll
+#endif
 
 /* A repeatable pseudo-random byte stream. */
 struct stream {
