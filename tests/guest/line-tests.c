@@ -491,7 +491,9 @@ struct csize_case {
 
 /*
  * A UART sends only the low CSx bits of a byte and delivers only its own
- * CSx bits: the receiver sees the byte masked to the smaller size.
+ * CSx bits: the receiver sees the byte masked to the smaller size. The
+ * same with strict off and on (then a size mismatch is also a framing
+ * error, but a receiver without INPCK still reads the byte).
  */
 static int csize_masking(int idx, int a, int b)
 {
@@ -501,30 +503,43 @@ static int csize_masking(int idx, int a, int b)
 		{ 'A', CS6, CS6, 0x3f },
 		{ 'A', CS5, CS7, 0x1f },
 		{ 'B', CS8, CS7, 0x7f },
+		{ 'B', CS6, CS8, 0x3f },
 		{ 'A', CS8, CS8, 0xff },
 	};
+	static const char *const strict[] = { "0", "1" };
 	unsigned char out[256], want[256];
-	size_t i, v;
-	char what[64];
+	size_t i, v, k;
+	char what[80];
 
-	(void)idx;
 	for (v = 0; v < 256; v++)
 		out[v] = (unsigned char)v;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		const struct csize_case *c = &cases[i];
-		int tx = c->from == 'A' ? a : b, rx = c->from == 'A' ? b : a;
+	if (set_rx_mode(a, 0) || set_rx_mode(b, 0) ||
+	    set_iflag(a, ISTRIP, 0) || set_iflag(b, ISTRIP, 0))
+		return -1;
+	for (k = 0; k < ARRAY_SIZE(strict); k++) {
+		if (attr_set('A', idx, "strict", strict[k]) ||
+		    pair_attr_is(idx, "strict", strict[k]))
+			return -1;
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
+			const struct csize_case *c = &cases[i];
+			int tx = c->from == 'A' ? a : b;
+			int rx = c->from == 'A' ? b : a;
 
-		if (set_line(tx, B9600, c->tx) || set_line(rx, B9600, c->rx))
-			return -1;
-		for (v = 0; v < 256; v++)
-			want[v] = (unsigned char)v & c->mask;
-		snprintf(what, sizeof(what), "%c sends CS%d, %c receives CS%d",
-			 c->from, 5 + (int)(c->tx >> 4), c->from == 'A' ? 'B' : 'A',
-			 5 + (int)(c->rx >> 4));
-		if (send_all(tx, out, 256) || expect(rx, want, 256, what))
-			return -1;
+			if (set_line(tx, B9600, c->tx) ||
+			    set_line(rx, B9600, c->rx))
+				return -1;
+			for (v = 0; v < 256; v++)
+				want[v] = (unsigned char)v & c->mask;
+			snprintf(what, sizeof(what),
+				 "strict %s: %c sends CS%d, %c receives CS%d",
+				 strict[k], c->from, 5 + (int)(c->tx >> 4),
+				 c->from == 'A' ? 'B' : 'A',
+				 5 + (int)(c->rx >> 4));
+			if (send_all(tx, out, 256) || expect(rx, want, 256, what))
+				return -1;
+		}
 	}
-	return 0;
+	return attr_set('A', idx, "strict", "0");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1723,13 +1738,22 @@ static int crtscts_blocks_output(int idx, int a, int b)
 /*
  * A receiver with CRTSCTS drops RTS when its input buffer fills (the
  * sender sees CTS off) and raises it again when the reader catches up.
+ * n_tty's buffer holds 4 KiB and throttles with less than 128 bytes of
+ * room: A sends 256 bytes at a time and waits until B's line discipline
+ * holds them all (or CTS goes off), so CTS must still be on with 3840
+ * bytes unread and off by 4352.
  */
+#define THROTTLE_STEP	256
+#define THROTTLE_ON	3840	/* CTS still on with this many unread */
+#define THROTTLE_OFF	4352	/* CTS off by this many */
+
 static int crtscts_throttle_drops_rts(int idx, int a, int b)
 {
 	static unsigned char got[256 << 10];
+	unsigned char buf[THROTTLE_STEP];
 	struct stream st, chk;
-	ssize_t total;
-	int eagain, m;
+	ssize_t total = 0;
+	int m, q = 0, off = 0;
 
 	(void)idx;
 	if (set_cflag(b, 0, CRTSCTS))
@@ -1737,13 +1761,36 @@ static int crtscts_throttle_drops_rts(int idx, int a, int b)
 	if (modem_wait(a, TIOCM_CTS, 1, 1000) != 1)
 		return fail("A's CTS is off before anything was sent");
 	stream_init(&st, 54);
-	total = feed(a, &st, 1024, sizeof(got), cts_off, &eagain);
-	if (total < 0)
-		return -1;
-	if (modem_wait(a, TIOCM_CTS, 0, DATA_MS) != 1)
-		return fail("A's CTS still on after %zd bytes unread by B%s", total,
-			    eagain ? " (B's queue full: EAGAIN)" : "");
-	note("A's CTS went off after %zd unread bytes", total);
+	while (!off && total < (ssize_t)sizeof(got) - THROTTLE_STEP) {
+		double end = now() + DATA_MS / 1000.0;
+
+		stream_fill(&st, buf, sizeof(buf));
+		if (write(a, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			return fail("A's write of %d bytes after %zd: %s",
+				    THROTTLE_STEP, total, strerror(errno));
+		total += sizeof(buf);
+		/* until B's line discipline holds them all, or CTS goes off */
+		for (;;) {
+			off = cts_off(a);
+			if (off < 0 || (q = inq(b)) < 0)
+				return -1;
+			if (off || q == total)
+				break;
+			if (now() > end)
+				return fail("B's TIOCINQ %d of %zd bytes sent, CTS still on",
+					    q, total);
+			msleep(5);
+		}
+		if (!off && total > THROTTLE_OFF)
+			return fail("A's CTS still on with %zd bytes unread by B (TIOCINQ %d)",
+				    total, q);
+	}
+	note("A's CTS went off with %zd bytes sent, TIOCINQ %d", total, q);
+	if (!off)
+		return fail("A's CTS never went off");
+	if (total - THROTTLE_STEP < THROTTLE_ON)
+		return fail("A's CTS went off with only %zd bytes unread by B (TIOCINQ %d); expected about 4 KiB",
+			    total, q);
 	m = modem_get(b);
 	if (m < 0)
 		return -1;
@@ -1862,7 +1909,9 @@ static const char *serial_diff(const struct serial_struct *x,
 
 /*
  * TIOCGSERIAL describes a 16550A-like port: type PORT_16550A, line =
- * pair index, no I/O port or IRQ, baud_base 115200, a 4096-byte FIFO.
+ * pair index, no I/O port or IRQ, baud_base 115200, a 4096-byte FIFO,
+ * custom_divisor 0 and no flags (not even ASYNC_LOW_LATENCY: nothing set
+ * it on this pair).
  */
 static const char *serial_rest(char *buf, size_t len,
 			       const struct serial_struct *ss)
@@ -1885,7 +1934,7 @@ static int tiocgserial(int idx, int a, int b)
 		if (ss.type != PORT_16550A || ss.line != idx || ss.port ||
 		    ss.irq || ss.baud_base != 115200 ||
 		    ss.xmit_fifo_size != 4096 || ss.custom_divisor ||
-		    (ss.flags & ~ASYNC_LOW_LATENCY))
+		    ss.flags)
 			return fail("%c: TIOCGSERIAL type %d line %d port %u irq %d baud %d %s",
 				    e ? 'B' : 'A', ss.type, ss.line, ss.port,
 				    ss.irq, ss.baud_base,

@@ -1543,6 +1543,16 @@ static int t_break_ignbrk(void)
 	return 0;
 }
 
+/* TIOCINQ of fd: unread input bytes, or -1 after fail() */
+static int tty_inq(int fd)
+{
+	int n;
+
+	if (ioctl(fd, TIOCINQ, &n))
+		return fail("TIOCINQ: %s", strerror(errno));
+	return n;
+}
+
 static int brkint_child(int wfd, void *arg)
 {
 	struct serial_icounter_struct b0, db = { 0 };
@@ -1589,7 +1599,8 @@ static int t_break_brkint_sigint(void)
 {
 	struct child_arg ca = { .idx = 26, .close_fd = -1 };
 	struct child c;
-	int a;
+	double end;
+	int a, b, n = -1;
 
 	/* A opens first: its DTR and RTS rising are not what B counts here */
 	a = port_open('A', ca.idx, 0);
@@ -1597,13 +1608,25 @@ static int t_break_brkint_sigint(void)
 		return -1;
 	if (child_start(&c, brkint_child, &ca) || child_wait_ready(&c))
 		return -1;
+	/* a second look at B's queues, changing nothing (no ctty) */
+	b = port_open_plain('B', ca.idx, O_NONBLOCK);
+	if (b < 0)
+		return -1;
 	if (write_full(a, "abc", 3) != 3)
 		return -1;
-	msleep(QUIET_MS);	/* "abc" waits in B's input queue */
+	/* "abc" waits in B's input queue before the break comes */
+	end = now() + WAIT_MS / 1000.0;
+	while ((n = tty_inq(b)) >= 0 && n != 3 && now() < end)
+		msleep(20);
+	if (n != 3)
+		return n < 0 ? -1 : fail("B's TIOCINQ is %d after \"abc\" was sent, expected 3",
+					 n);
 	if (tcsendbreak(a, 0))
 		return fail("tcsendbreak: %s", strerror(errno));
+	/* the child checks that the flush left nothing to read */
 	if (child_finish(&c, 2 * WAIT_MS + 5000))
 		return -1;
+	close(b);
 	close(a);
 	return 0;
 }

@@ -3,8 +3,9 @@
 # Guest tests of ttypair with the ordinary serial tools: stty, setserial,
 # socat and pyserial (pyserial-test.py beside this file). Sourced by the
 # guest test driver after tap.sh (or run on its own with sh), with the
-# module loaded with pairs=64. Each test has a pair of its own and touches
-# no other: stty pair 4, setserial pair 5, socat pair 6, pyserial pair 7.
+# module loaded with pairs=80. Each test has a pair of its own and touches
+# no other: stty a pair it makes in configfs, setserial pair 5, socat pair
+# 6, pyserial pair 7.
 # POSIX sh. Every test runs in the subshell of `step`: its variables and
 # its open file descriptors go away with it.
 
@@ -85,11 +86,31 @@ tools_stty_roundtrip() {
 	echo "115200 7E1, cs5, 1200 8N2, mark parity, 9600 8N1 read back; $b unchanged"
 }
 
+# A pair made for this test in configfs, so that its ends are fresh: no
+# test has changed their termios before (the pairs of pairs= have all been
+# opened and set raw by ttypair-test's pairing test).
 t_tools_stty_roundtrip() {
-	for _d in /dev/ttyVPA4 /dev/ttyVPB4; do
-		[ -c "$_d" ] || { echo "no $_d"; return 1; }
+	_cfg=/sys/kernel/config/ttypair
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config ||
+		{ echo "configfs is not mounted and cannot be"; return 1; }
+	mkdir "$_cfg/tools-stty" || { echo "mkdir $_cfg/tools-stty failed"; return 1; }
+	_a=/dev/$(cat "$_cfg/tools-stty/device_a") _b=/dev/$(cat "$_cfg/tools-stty/device_b")
+	_i=0
+	while [ ! -c "$_a" ] || [ ! -c "$_b" ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ]; then
+			echo "no $_a or $_b 10 s after mkdir"
+			rmdir "$_cfg/tools-stty"
+			return 1
+		fi
+		sleep 0.1
 	done
-	tools_stty_roundtrip /dev/ttyVPA4 /dev/ttyVPB4
+	echo "a fresh pair: $_a <-> $_b"
+	tools_stty_roundtrip "$_a" "$_b"
+	_r=$?
+	rmdir "$_cfg/tools-stty" || { echo "rmdir $_cfg/tools-stty failed"; _r=1; }
+	return $_r
 }
 
 # --- setserial: TIOCGSERIAL / TIOCSSERIAL --------------------------------

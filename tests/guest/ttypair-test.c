@@ -78,6 +78,7 @@ struct xfer {
 	size_t max_chunk;
 	unsigned int reader_delay_us;	/* sleep between reads */
 	volatile size_t written;
+	pid_t tid;		/* the writer's thread id (thread_blocked()) */
 	int result;
 	char why[256];
 };
@@ -89,6 +90,7 @@ static void *writer(void *arg)
 	struct stream s;
 	uint64_t r = x->seed ^ 0x9e3779b97f4a7c15ULL;
 
+	__atomic_store_n(&x->tid, thread_id(), __ATOMIC_SEQ_CST);
 	stream_init(&s, x->seed);
 	while (x->written < x->total) {
 		size_t n = 1 + rnd(&r) % x->max_chunk;
@@ -376,76 +378,180 @@ static int t_poll_select(void)
 	return 0;
 }
 
-/* Writes to an end whose peer is closed are accepted and discarded. */
+/* A byte counter of an end in sysfs (rx_bytes, discarded_bytes, ...). */
+static int counter(char end, int idx, const char *name, unsigned long long *v)
+{
+	char buf[64], *e;
+	int r = attr_read(end, idx, name, buf, sizeof(buf));
+
+	if (r)
+		return fail("reading ttyVP%c%d/%s: %s", end, idx, name,
+			    strerror(-r));
+	*v = strtoull(buf, &e, 10);
+	if (e == buf || *e)
+		return fail("ttyVP%c%d/%s reads '%s'", end, idx, name, buf);
+	return 0;
+}
+
+/*
+ * Writes to an end whose peer is closed are accepted at once and discarded;
+ * discarded_bytes counts them (tx_bytes does not), and they do not reach
+ * the peer when it opens later.
+ */
 static int t_peer_closed_discard(void)
 {
+	const int idx = 4;
 	size_t n = 1 << 20;
+	unsigned long long d0, d1, t0, t1;
 	char *buf = calloc(1, n);
 	char c;
-	int a = port_open('A', 4, 0), b;
+	int a = port_open('A', idx, O_NONBLOCK), b;
 
-	if (a < 0)
+	if (a < 0 || !buf)
 		return -1;
-	alarm(20);
+	if (counter('A', idx, "discarded_bytes", &d0) ||
+	    counter('A', idx, "tx_bytes", &t0))
+		return -1;
+	/* O_NONBLOCK: a write that would have to wait fails with EAGAIN */
 	if (write_full(a, buf, n) != (ssize_t)n)
+		return fail("writing 1 MiB with B closed: %s", fail_msg);
+	if (counter('A', idx, "discarded_bytes", &d1) ||
+	    counter('A', idx, "tx_bytes", &t1))
 		return -1;
-	alarm(0);
-	b = port_open('B', 4, O_NONBLOCK);
+	if (d1 - d0 != n || t1 != t0)
+		return fail("after %zu bytes written with B closed: discarded_bytes %+lld, tx_bytes %+lld; expected %+zd and +0",
+			    n, (long long)(d1 - d0), (long long)(t1 - t0),
+			    (ssize_t)n);
+	b = port_open('B', idx, O_NONBLOCK);
 	if (b < 0)
 		return -1;
 	if (readable(b, 500))
 		return fail("bytes written while B was closed reached B");
 	if (write(a, "k", 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != 'k')
 		return fail("a byte written after B opened did not arrive");
+	if (counter('A', idx, "discarded_bytes", &d0))
+		return -1;
+	if (d0 != d1)
+		return fail("discarded_bytes moved by %lld with B open",
+			    (long long)(d0 - d1));
 	free(buf);
 	close(a);
 	close(b);
 	return 0;
 }
 
-/* A writer blocked on a full queue is released when the peer closes. */
+/*
+ * A writer blocked on a full queue is released when the peer closes; the
+ * rest of what it writes is discarded (counted in discarded_bytes, never
+ * delivered, not even when the peer opens again).
+ */
 static int t_peer_close_releases_writer(void)
 {
+	const int idx = 5 % npairs;
 	struct xfer x = { .seed = 9, .total = 4 << 20, .max_chunk = 65536 };
+	unsigned long long d0, d1, t0, t1;
+	size_t before;
+	double end;
 	pthread_t w;
-	int a = port_open('A', 5 % npairs, 0), b = port_open('B', 5 % npairs, 0);
+	char c;
+	int a = port_open('A', idx, 0), b = port_open('B', idx, 0);
 
 	if (a < 0 || b < 0)
 		return -1;
+	if (counter('A', idx, "discarded_bytes", &d0) ||
+	    counter('A', idx, "tx_bytes", &t0))
+		return -1;
 	x.wfd = a;
 	pthread_create(&w, NULL, writer, &x);
-	msleep(1500);
-	if (x.written >= x.total)
-		return fail("the writer was never blocked");
+	/* the writer waits in write() and makes no more progress */
+	end = now() + 10;
+	do {
+		if (thread_blocked(&x.tid, SYS_write, 10000, "the writer"))
+			return -1;
+		before = x.written;
+		msleep(300);
+	} while ((x.written != before || !thread_sleeping(x.tid, SYS_write)) &&
+		 x.written < x.total && now() < end);
+	if (x.written >= x.total || x.written != before)
+		return fail("the writer never stayed blocked (%zu of %zu bytes written)",
+			    x.written, x.total);
 	close(b);
 	pthread_join(w, NULL);	/* the test's timeout catches a hang */
 	if (x.result)
 		return fail("%s", fail_msg);
+	if (x.written != x.total)
+		return fail("the writer stopped after %zu of %zu bytes", x.written,
+			    x.total);
+	if (counter('A', idx, "discarded_bytes", &d1) ||
+	    counter('A', idx, "tx_bytes", &t1))
+		return -1;
+	note("writer asleep in write() after %zu bytes of whole chunks; %llu delivered before B closed, %llu discarded",
+	     before, t1 - t0, d1 - d0);
+	if (t1 - t0 + (d1 - d0) != x.total || d1 == d0 || t1 - t0 < before)
+		return fail("%zu bytes written: tx_bytes %+lld and discarded_bytes %+lld; expected them to add up, with %zu or more delivered and some discarded",
+			    x.total, (long long)(t1 - t0), (long long)(d1 - d0),
+			    before);
+	b = port_open('B', idx, O_NONBLOCK);
+	if (b < 0)
+		return -1;
+	if (readable(b, 500))
+		return fail("discarded bytes reached B when it opened again");
+	if (write(a, "k", 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != 'k')
+		return fail("a byte written after B opened again did not arrive");
 	close(a);
+	close(b);
 	return 0;
 }
 
-/* Opening and closing again and again, data flowing each time. */
+/*
+ * Opening and closing again and again, data flowing each time, and every
+ * session closes with bytes unread in both directions (and B writes to a
+ * closed A): the next session starts without any of them.
+ */
 static int t_reopen_cycles(void)
 {
+	unsigned char left[32];
+	size_t j;
 	int i;
 	char c;
 
+	/* unlike the bytes read each cycle (0 to 0x7f): the high bit set */
+	for (j = 0; j < sizeof(left); j++)
+		left[j] = 0x80 | j;
+
 	for (i = 0; i < 200; i++) {
 		int a = port_open('A', 0, 0), b = port_open('B', 0, 0);
-		char out = (char)i;
+		char out = (char)(i & 0x7f), stale[64];
+		size_t k;
 
 		if (a < 0 || b < 0)
 			return -1;
+		/* every 20th session: let a late byte of the last one show */
+		k = read_upto(a, stale, sizeof(stale), i % 20 ? 0 : 100);
+		k += read_upto(b, stale + k, sizeof(stale) - k, i % 20 ? 0 : 100);
+		if (k)
+			return fail("cycle %d: %zu bytes of an earlier session were waiting at open (first 0x%02x)",
+				    i, k, (unsigned char)stale[0]);
 		if (write(a, &out, 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != out)
-			return fail("cycle %d: A->B failed", i);
+			return fail("cycle %d: A->B failed (read 0x%02x, sent 0x%02x)",
+				    i, (unsigned char)c, (unsigned char)out);
 		if (write(b, &out, 1) != 1 || read_full(a, &c, 1, 3000) != 1 || c != out)
-			return fail("cycle %d: B->A failed", i);
+			return fail("cycle %d: B->A failed (read 0x%02x, sent 0x%02x)",
+				    i, (unsigned char)c, (unsigned char)out);
+		/* left unread in both directions */
+		if (write_full(a, left, sizeof(left)) != sizeof(left) ||
+		    write_full(b, left, sizeof(left)) != sizeof(left))
+			return -1;
 		if (i & 1) {
 			close(a);
+			/* to a closed A: discarded */
+			if (write_full(b, left, 2) != 2)
+				return -1;
 			close(b);
 		} else {
 			close(b);
+			if (write_full(a, left, 2) != 2)
+				return -1;
 			close(a);
 		}
 	}
@@ -472,38 +578,101 @@ static int t_termios_defaults(void)
 	return 0;
 }
 
-/* Line settings that user space makes stick, as on a UART. */
+struct line_setting {
+	const char *name;
+	speed_t speed;
+	tcflag_t cflag;		/* CSIZE, PARENB, PARODD, CMSPAR, CSTOPB */
+};
+
+#define LINE_FMT	(CSIZE | PARENB | PARODD | CMSPAR | CSTOPB)
+
+/*
+ * Line settings that user space makes stick, as on a UART: read back at
+ * once and after the port was closed and opened again (termios persists).
+ */
 static int t_termios_set(void)
 {
+	static const struct line_setting sets[] = {
+		{ "115200 7E2", B115200, CS7 | PARENB | CSTOPB },
+		{ "1200 5O1", B1200, CS5 | PARENB | PARODD },
+		{ "57600 6 mark 1", B57600, CS6 | PARENB | PARODD | CMSPAR },
+		{ "9600 8N1", B9600, CS8 },
+	};
+	const int idx = 1;
 	struct termios t;
-	int a = port_open('A', 1, 0);
+	size_t i;
+	int a, pass;
 
-	if (a < 0)
-		return -1;
-	tcgetattr(a, &t);
-	cfsetspeed(&t, B115200);
-	t.c_cflag = (t.c_cflag & ~CSIZE) | CS7 | PARENB | CSTOPB;
-	if (tcsetattr(a, TCSANOW, &t))
-		return fail("tcsetattr: %s", strerror(errno));
-	memset(&t, 0, sizeof(t));
-	tcgetattr(a, &t);
-	if (cfgetospeed(&t) != B115200)
-		return fail("speed did not stay 115200");
-	if ((t.c_cflag & CSIZE) != CS7 || !(t.c_cflag & PARENB) ||
-	    !(t.c_cflag & CSTOPB))
-		return fail("7E2 did not stay: c_cflag 0%o", t.c_cflag);
-	close(a);
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const struct line_setting *ls = &sets[i];
+
+		a = port_open('A', idx, 0);
+		if (a < 0)
+			return -1;
+		if (tcgetattr(a, &t))
+			return fail("tcgetattr: %s", strerror(errno));
+		cfsetspeed(&t, ls->speed);
+		t.c_cflag = (t.c_cflag & ~LINE_FMT) | ls->cflag;
+		if (tcsetattr(a, TCSANOW, &t))
+			return fail("tcsetattr %s: %s", ls->name, strerror(errno));
+		/* pass 0: at once; pass 1: after close and a fresh open */
+		for (pass = 0; pass < 2; pass++) {
+			const char *when = pass ? "after close and reopen" : "at once";
+
+			if (pass) {
+				close(a);
+				a = port_open_plain('A', idx, 0);
+				if (a < 0)
+					return -1;
+			}
+			memset(&t, 0, sizeof(t));
+			if (tcgetattr(a, &t))
+				return fail("tcgetattr: %s", strerror(errno));
+			if (cfgetospeed(&t) != ls->speed ||
+			    cfgetispeed(&t) != ls->speed)
+				return fail("%s, %s: speed codes 0%o/0%o (out/in), expected 0%o",
+					    ls->name, when, cfgetospeed(&t),
+					    cfgetispeed(&t), ls->speed);
+			if ((t.c_cflag & LINE_FMT) != ls->cflag)
+				return fail("%s, %s: c_cflag 0%o in CSIZE|PARENB|PARODD|CMSPAR|CSTOPB, expected 0%o",
+					    ls->name, when, t.c_cflag & LINE_FMT,
+					    ls->cflag);
+		}
+		close(a);
+	}
 	return 0;
 }
 
-/* XOFF received by an end with IXON stops its output until XON. */
+static void *write_thread(void *arg)
+{
+	struct xfer *x = arg;
+	ssize_t r;
+
+	__atomic_store_n(&x->tid, thread_id(), __ATOMIC_SEQ_CST);
+	r = write(x->wfd, "w", 1);
+	x->result = r == 1 ? 0 : errno ? errno : -1;
+	__atomic_store_n(&x->written, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * XOFF received by an end with IXON stops its output until XON: an
+ * O_NONBLOCK writer gets EAGAIN, a blocking writer waits in write().
+ */
 static int t_xon_xoff(void)
 {
+	const int idx = 2;
+	struct xfer x = { .written = 0 };
 	struct termios t;
+	pthread_t w;
 	char c;
-	int a = port_open('A', 2, O_NONBLOCK), b = port_open('B', 2, O_NONBLOCK);
+	int a = port_open('A', idx, O_NONBLOCK), b = port_open('B', idx, O_NONBLOCK);
+	int ab;		/* A again, without O_NONBLOCK */
 
 	if (a < 0 || b < 0)
+		return -1;
+	ab = port_open_plain('A', idx, 0);
+	if (ab < 0)
 		return -1;
 	tcgetattr(a, &t);
 	t.c_iflag |= IXON;
@@ -515,14 +684,31 @@ static int t_xon_xoff(void)
 		return fail("A still sends after XOFF");
 	if (writable(a, 100))
 		return fail("A polls writable after XOFF");
+	/* a blocking writer waits */
+	x.wfd = ab;
+	pthread_create(&w, NULL, write_thread, &x);
+	if (thread_blocked(&x.tid, SYS_write, 3000, "a blocking write on A after XOFF"))
+		return -1;
+	msleep(300);
+	if (__atomic_load_n(&x.written, __ATOMIC_SEQ_CST))
+		return fail("a blocking write on A returned after XOFF");
+	if (readable(b, 0))
+		return fail("the blocking writer's byte reached B after XOFF");
 	if (write(b, "\x11", 1) != 1)	/* XON */
 		return fail("write XON: %s", strerror(errno));
+	if (read_full(b, &c, 1, 3000) != 1 || c != 'w')
+		return fail("the blocked write's byte did not arrive after XON");
+	pthread_join(w, NULL);
+	if (x.result)
+		return fail("the blocked write failed after XON: %s",
+			    strerror(x.result));
 	if (writable(a, 3000) != 1)
 		return fail("A not writable after XON");
 	if (write(a, "r", 1) != 1 || read_full(b, &c, 1, 3000) != 1 || c != 'r')
 		return fail("A's output did not resume after XON");
 	if (readable(a, 200))
 		return fail("XON/XOFF reached A's reader");
+	close(ab);
 	close(a);
 	close(b);
 	return 0;
