@@ -28,6 +28,20 @@ mgmt_load() {
 	[ -d "$CFG" ] || { echo "no $CFG after modprobe"; return 1; }
 }
 
+# mgmt_bounded SECONDS COMMAND...: COMMAND, stopped (TERM, then KILL 5 s
+# later) if it has not finished after SECONDS; then it fails with a line
+# saying so, never waits for ever
+mgmt_bounded() {
+	_mb_s=$1
+	shift
+	timeout -k 5 "$_mb_s" "$@"
+	_mb_rc=$?
+	case $_mb_rc in
+	124 | 137) echo "'$*' did not finish within $_mb_s s (stopped)" ;;
+	esac
+	return $_mb_rc
+}
+
 # mgmt_expect_fail ERRNO-TEXT COMMAND...: COMMAND fails, saying ERRNO-TEXT
 mgmt_expect_fail() {
 	_want=$1
@@ -78,7 +92,7 @@ t_configfs_create_remove() {
 	[ "$(cat /sys/class/tty/ttyVPA2/peer)" = ttyVPB2 ] && [ "$(cat /sys/class/tty/ttyVPB2/peer)" = ttyVPA2 ] ||
 		{ echo "peer attributes wrong"; return 1; }
 	[ -z "$(cat /sys/class/tty/ttyVPA0/pair)" ] || { echo "a static pair has a name"; return 1; }
-	"$T/ttypair-test" --pairs 3 pairing > /run/mgmt.out 2>&1 ||
+	mgmt_bounded 120 "$T/ttypair-test" --pairs 3 pairing > /run/mgmt.out 2>&1 ||
 		{ cat /run/mgmt.out; return 1; }
 	[ "$(cat /sys/class/tty/ttyVPA2/tx_bytes)" -gt 0 ] && [ "$(cat /sys/class/tty/ttyVPB2/rx_bytes)" -gt 0 ] ||
 		{ echo "counters did not move: tx $(cat /sys/class/tty/ttyVPA2/tx_bytes) rx $(cat /sys/class/tty/ttyVPB2/rx_bytes)"; return 1; }
@@ -163,8 +177,16 @@ t_configfs_rmdir_open() {
 	# the module cannot go while a directory exists
 	mgmt_expect_fail "in use" rmmod ttypair || return 1
 	rmdir "$CFG/busy" || return 1
-	# hung up: end of file on read, EIO on write
-	r=$(timeout 5 head -c 1 <&5 | wc -c) || { echo "read on a removed pair hangs"; return 1; }
+	# hung up: end of file on read, EIO on write; a read that still
+	# waits after 5 s is no end of file
+	timeout -k 2 5 head -c 1 <&5 > /run/mgmt.read
+	rc=$?
+	case $rc in
+	0) ;;
+	124 | 137) echo "a read on the removed pair still waits after 5 s: not hung up"; return 1 ;;
+	*) echo "a read on the removed pair failed: head exited with $rc"; return 1 ;;
+	esac
+	r=$(wc -c < /run/mgmt.read)
 	[ "$r" = 0 ] || { echo "read $r bytes from a removed pair"; return 1; }
 	mgmt_expect_fail "Input/output error" sh -c '/usr/bin/printf x >&6' || return 1
 	exec 5>&- 6>&-
@@ -180,7 +202,8 @@ step configfs_rmdir_while_open t_configfs_rmdir_open
 # unloads afterwards.
 t_configfs_remove_races() {
 	mgmt_load pairs=0 || return 1
-	"$T/ttypair-test" --race 5 || return 1
+	# 5 s, up to 50 s if the ends never opened: bounded well above that
+	mgmt_bounded 180 "$T/ttypair-test" --race 5 || return 1
 	udevadm settle 2>/dev/null
 	[ -z "$(ls "$CFG")" ] || { echo "left in $CFG: $(ls "$CFG")"; return 1; }
 	rmmod ttypair || return 1
@@ -250,7 +273,7 @@ t_configfs_churn() {
 	echo 3 > /proc/sys/vm/drop_caches
 	base=$(mgmt_slab)
 	# every tenth with a descriptor held open across its removal
-	"$T/ttypair-test" --churn 1000 || return 1
+	mgmt_bounded 600 "$T/ttypair-test" --churn 1000 || return 1
 	udevadm settle 2>/dev/null
 	sync
 	echo 3 > /proc/sys/vm/drop_caches

@@ -128,8 +128,12 @@ t_ctl_create_list_delete() {
 		[ $i -lt 50 ] || { "$CTL" stats ctltest; echo "counters did not reach A tx 3, B rx 3"; return 1; }
 		sleep 0.1
 	done
-	got=$(timeout 5 dd bs=3 count=1 <&6 2>/dev/null)
-	[ "$got" = abc ] || { echo "B read '$got'"; return 1; }
+	got=$(timeout -k 2 5 dd bs=3 count=1 <&6 2>/dev/null)
+	rc=$?
+	case $rc in
+	124 | 137) echo "reading 3 bytes from /dev/ttyVPB2 still waits after 5 s"; return 1 ;;
+	esac
+	[ "$got" = abc ] || { echo "B read '$got' (dd exited with $rc)"; return 1; }
 	"$CTL" stats ctltest
 	"$CTL" stats ctltest --json | python3 -m json.tool > /dev/null ||
 		{ echo "stats --json is not valid JSON"; return 1; }

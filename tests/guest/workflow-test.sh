@@ -32,6 +32,19 @@ wf_run() {
 	done < "$1"
 }
 
+# Run on its own (WF_RUN_ONLY=1 sh workflow-test.sh BLOCK OUT): only
+# wf_run, so that t_readme_workflow can bound the whole block with timeout.
+# The block's commands wait (an `until` loop, `wait` for the device
+# program): timeout stops them with everything they started, and the
+# transcript's last command is the one that hung.
+if [ -n "${WF_RUN_ONLY:-}" ]; then
+	wf_run "$1" "$2"
+	exit
+fi
+
+# The most the README's workflow may take (it takes seconds)
+WF_LIMIT=180
+
 t_readme_workflow() {
 	mgmt_reset
 	mgmt_udevd_start || return 1
@@ -42,11 +55,20 @@ t_readme_workflow() {
 
 	wf_block "$T/README.md" > /run/wf.block
 	grep -q '^\$ ' /run/wf.block || { echo "README.md has no workflow block"; return 1; }
-	(cd /run && PATH=/usr/local/bin:$PATH wf_run /run/wf.block /run/wf.out)
+	(cd /run && PATH=/usr/local/bin:$PATH WF_RUN_ONLY=1 \
+		timeout -k 5 $WF_LIMIT sh "$T/workflow-test.sh" /run/wf.block /run/wf.out)
+	rc=$?
 
 	mgmt_reset
 	mgmt_udevd_stop
 	rm -f /usr/local/bin/ttypairctl
+	case $rc in
+	124 | 137)
+		cat /run/wf.out
+		echo "the README's workflow did not finish within $WF_LIMIT s: stopped in '$(sed -n 's/^\$ //p' /run/wf.out | tail -n 1)'"
+		return 1
+		;;
+	esac
 	diff -u /run/wf.block /run/wf.out > /run/wf.diff ||
 		{ cat /run/wf.diff; echo "the README's workflow prints something else now (make readme-matrix copies this run's)"; return 1; }
 	echo "README workflow: $(grep -c '^\$ ' /run/wf.block) commands, their output as in README.md"
