@@ -879,6 +879,70 @@ struct rate {
 };
 
 /*
+ * A timing measurement off by more than its tolerance is taken again, up to
+ * TIMING_ATTEMPTS times in all, and passes if one attempt is within it: a
+ * guest whose virtual CPUs the host does not run for a while (two TCG
+ * guests on two cores, or a loaded host) only ever makes the line look
+ * slower, never faster, and the module's pacing is computed from absolute
+ * times, so a wrong pace fails every attempt. Lost, reordered or corrupted
+ * data fails at once. Every attempt is noted.
+ */
+#define TIMING_ATTEMPTS	5
+
+/* One 2.5 s transfer at @r: 0 with the errors in percent, or -1 */
+static int rate_attempt(int a, int b, const struct rate *r, double *rx_err,
+			double *tx_err, char *txt, size_t len)
+{
+	unsigned int baud = r->baud;
+	size_t n = baud / 10 * 25 / 10;	/* 2.5 s of wire time */
+	struct rx_clock rc = { .fd = b, .n = n };
+	struct sender s = { .fd = a, .n = n };
+	double rx_ideal = (n - 1) * 10.0 / baud, tx_ideal = n * 10.0 / baud;
+	unsigned char *buf = malloc(n), *got = malloc(n);
+	double rx_secs;
+	struct stream st;
+	pthread_t t;
+	int ret = -1;
+
+	if (!buf || !got) {
+		fail("out of memory");
+		goto out;
+	}
+	stream_init(&st, baud);
+	stream_fill(&st, buf, n);
+	rc.buf = got;
+	s.buf = buf;
+	pthread_create(&t, NULL, rx_clock_thread, &rc);
+	/* the reader waits in poll() before the first byte leaves */
+	if (thread_blocked(&rc.tid, SYS_POLL_CALL, DATA_MS, "the reader") ||
+	    run_sender(&s)) {
+		pthread_join(t, NULL);
+		goto out;
+	}
+	pthread_join(t, NULL);
+	if (rc.why[0]) {
+		fail("baud %u: %s", baud, rc.why);
+		goto out;
+	}
+	stream_init(&st, baud);
+	if (stream_check(&st, got, n) || quiet(b, "after the transfer"))
+		goto out;
+	/* the time n - 1 characters take at the fitted rate */
+	rx_secs = rx_clock_rate(&rc);
+	rx_secs = rx_secs > 0 ? (n - 1) / rx_secs : 0;
+	*rx_err = pct(rx_secs, rx_ideal);
+	*tx_err = pct(s.secs, tx_ideal);
+	snprintf(txt, len,
+		 "%zu bytes, reader %.4f s fitted (ideal %.4f s, error %+.2f%%), tcdrain %.4f s (ideal %.4f s, error %+.2f%%)",
+		 n, rx_secs, rx_ideal, *rx_err, s.secs, tx_ideal, *tx_err);
+	ret = 0;
+out:
+	free(buf);
+	free(got);
+	return ret;
+}
+
+/*
  * A UART at B baud moves B/10 bytes per second in 8N1: the receiver sees
  * the bytes spaced one character time apart and tcdrain() returns when the
  * last one has left. Both within 1 % of ideal.
@@ -889,68 +953,31 @@ static int baud_rate_accuracy(int idx, int a, int b)
 		{ B1200, 1200 }, { B9600, 9600 },
 		{ B115200, 115200 }, { B921600, 921600 },
 	};
-	int bad = 0;
+	double rx_err, tx_err;
+	char txt[200];
 	size_t i;
+	int k;
 
 	if (emulation(idx, "1"))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
-		unsigned int baud = rates[i].baud;
-		size_t n = baud / 10 * 25 / 10;	/* 2.5 s of wire time */
-		struct rx_clock rc = { .fd = b, .n = n };
-		struct sender s = { .fd = a, .n = n };
-		double rx_ideal = (n - 1) * 10.0 / baud, tx_ideal = n * 10.0 / baud;
-		double rx_secs, rx_err, tx_err;
-		char rx_txt[80], tx_txt[80];
-		unsigned char *buf = malloc(n), *got = malloc(n);
-		struct stream st;
-		pthread_t t;
-
-		if (!buf || !got)
-			return fail("out of memory");
 		if (set_line(a, rates[i].code, CS8) ||
 		    set_line(b, rates[i].code, CS8))
 			return -1;
-		stream_init(&st, baud);
-		stream_fill(&st, buf, n);
-		rc.buf = got;
-		s.buf = buf;
-		pthread_create(&t, NULL, rx_clock_thread, &rc);
-		/* the reader waits in poll() before the first byte leaves */
-		if (thread_blocked(&rc.tid, SYS_POLL_CALL, DATA_MS, "the reader") ||
-		    run_sender(&s)) {
-			pthread_join(t, NULL);
-			return -1;
+		for (k = 1; k <= TIMING_ATTEMPTS; k++) {
+			if (rate_attempt(a, b, &rates[i], &rx_err, &tx_err,
+					 txt, sizeof(txt)))
+				return -1;
+			note("baud %u, attempt %d: %s", rates[i].baud, k, txt);
+			if (rx_err <= 1 && rx_err >= -1 && tx_err <= 1 &&
+			    tx_err >= -1)
+				break;
 		}
-		pthread_join(t, NULL);
-		if (rc.why[0])
-			return fail("baud %u: %s", baud, rc.why);
-		stream_init(&st, baud);
-		if (stream_check(&st, got, n))
-			return -1;
-		/* the time n - 1 characters take at the fitted rate */
-		rx_secs = rx_clock_rate(&rc);
-		rx_secs = rx_secs > 0 ? (n - 1) / rx_secs : 0;
-		rx_err = pct(rx_secs, rx_ideal);
-		tx_err = pct(s.secs, tx_ideal);
-		snprintf(rx_txt, sizeof(rx_txt),
-			 "reader %.4f s fitted (ideal %.4f s, error %+.2f%%)",
-			 rx_secs, rx_ideal, rx_err);
-		snprintf(tx_txt, sizeof(tx_txt),
-			 "tcdrain %.4f s (ideal %.4f s, error %+.2f%%)",
-			 s.secs, tx_ideal, tx_err);
-		note("baud %u: %zu bytes, %s, %s", baud, n, rx_txt, tx_txt);
-		if (rx_err > 1 || rx_err < -1 || tx_err > 1 || tx_err < -1) {
-			fail("baud %u: %s, %s: more than 1%% off", baud, rx_txt,
-			     tx_txt);
-			bad = 1;
-		}
-		free(buf);
-		free(got);
-		if (quiet(b, "after the transfer"))
-			return -1;
+		if (k > TIMING_ATTEMPTS)
+			return fail("baud %u: more than 1%% off in %d attempts, the last: %s",
+				    rates[i].baud, TIMING_ATTEMPTS, txt);
 	}
-	return bad ? -1 : 0;
+	return 0;
 }
 
 struct frame_fmt {
@@ -977,7 +1004,6 @@ static int baud_frame_bits(int idx, int a, int b)
 		{ "8E2", CS8 | PARENB | CSTOPB, 12, 0xff },
 	};
 	unsigned char out[120], want[120];
-	int bad = 0;
 	size_t i, v;
 
 	if (emulation(idx, "1"))
@@ -986,27 +1012,32 @@ static int baud_frame_bits(int idx, int a, int b)
 		out[v] = (unsigned char)(v * 37 + 1);
 	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
 		const struct frame_fmt *f = &fmts[i];
-		struct sender s = { .fd = a, .buf = out, .n = sizeof(out) };
-		double ideal = sizeof(out) * f->bits / 1200, err;
+		double ideal = sizeof(out) * f->bits / 1200, err = 0;
+		int k;
 
 		if (set_line(a, B1200, f->cflag) || set_line(b, B1200, f->cflag))
 			return -1;
-		if (run_sender(&s))
-			return -1;
-		err = pct(s.secs, ideal);
-		note("frame %s (%.1f bits): %zu bytes in %.4f s (ideal %.4f s, error %+.2f%%)",
-		     f->name, f->bits, sizeof(out), s.secs, ideal, err);
-		if (err > 3 || err < -3) {
-			fail("%s: %zu bytes took %.4f s, ideal %.4f s (%.1f bits a character)",
-			     f->name, sizeof(out), s.secs, ideal, f->bits);
-			bad = 1;
-		}
 		for (v = 0; v < sizeof(out); v++)
 			want[v] = out[v] & f->mask;
-		if (expect(b, want, sizeof(want), f->name))
-			return -1;
+		for (k = 1; k <= TIMING_ATTEMPTS; k++) {
+			struct sender s = { .fd = a, .buf = out,
+					    .n = sizeof(out) };
+
+			if (run_sender(&s) ||
+			    expect(b, want, sizeof(want), f->name))
+				return -1;
+			err = pct(s.secs, ideal);
+			note("frame %s (%.1f bits), attempt %d: %zu bytes in %.4f s (ideal %.4f s, error %+.2f%%)",
+			     f->name, f->bits, k, sizeof(out), s.secs, ideal,
+			     err);
+			if (err <= 3 && err >= -3)
+				break;
+		}
+		if (k > TIMING_ATTEMPTS)
+			return fail("%s: more than 3%% off the time of %.1f bits a character in %d attempts, the last %+.2f%%",
+				    f->name, f->bits, TIMING_ATTEMPTS, err);
 	}
-	return bad ? -1 : 0;
+	return 0;
 }
 
 /*
@@ -1016,11 +1047,10 @@ static int baud_frame_bits(int idx, int a, int b)
 static int baud_per_end_speed(int idx, int a, int b)
 {
 	static unsigned char ab[120], ba[960], got[960];
-	struct sender sa = { .fd = a, .buf = ab, .n = sizeof(ab) };
-	struct sender sb = { .fd = b, .buf = ba, .n = sizeof(ba) };
 	struct stream st;
+	double ea = 0, eb = 0;
 	pthread_t t;
-	double ea, eb;
+	int k;
 
 	if (emulation(idx, "1") || set_line(a, B1200, CS8) ||
 	    set_line(b, B9600, CS8))
@@ -1029,28 +1059,33 @@ static int baud_per_end_speed(int idx, int a, int b)
 	stream_fill(&st, ab, sizeof(ab));
 	stream_init(&st, 2);
 	stream_fill(&st, ba, sizeof(ba));
-	pthread_create(&t, NULL, sender_thread, &sb);
-	if (run_sender(&sa)) {
+	for (k = 1; k <= TIMING_ATTEMPTS; k++) {
+		struct sender sa = { .fd = a, .buf = ab, .n = sizeof(ab) };
+		struct sender sb = { .fd = b, .buf = ba, .n = sizeof(ba) };
+
+		pthread_create(&t, NULL, sender_thread, &sb);
+		if (run_sender(&sa)) {
+			pthread_join(t, NULL);
+			return -1;
+		}
 		pthread_join(t, NULL);
-		return -1;
+		if (sb.err)
+			return fail("B: write/tcdrain: %s", strerror(sb.err));
+		if (read_upto(b, got, sizeof(ab), DATA_MS) != sizeof(ab) ||
+		    memcmp(got, ab, sizeof(ab)))
+			return fail("A -> B: data not intact");
+		if (read_upto(a, got, sizeof(ba), DATA_MS) != sizeof(ba) ||
+		    memcmp(got, ba, sizeof(ba)))
+			return fail("B -> A: data not intact");
+		ea = pct(sa.secs, 1.0);
+		eb = pct(sb.secs, 1.0);
+		note("attempt %d: A at 1200: 120 bytes in %.4f s (%+.2f%%); B at 9600: 960 in %.4f s (%+.2f%%)",
+		     k, sa.secs, ea, sb.secs, eb);
+		if (ea <= 3 && ea >= -3 && eb <= 3 && eb >= -3)
+			return 0;
 	}
-	pthread_join(t, NULL);
-	if (sb.err)
-		return fail("B: write/tcdrain: %s", strerror(sb.err));
-	ea = pct(sa.secs, 1.0);
-	eb = pct(sb.secs, 1.0);
-	note("A at 1200: 120 bytes in %.4f s (%+.2f%%); B at 9600: 960 in %.4f s (%+.2f%%)",
-	     sa.secs, ea, sb.secs, eb);
-	if (ea > 3 || ea < -3 || eb > 3 || eb < -3)
-		return fail("A (1200) took %.4f s, B (9600) took %.4f s, 1 s ideal each",
-			    sa.secs, sb.secs);
-	if (read_upto(b, got, sizeof(ab), DATA_MS) != sizeof(ab) ||
-	    memcmp(got, ab, sizeof(ab)))
-		return fail("A -> B: data not intact");
-	if (read_upto(a, got, sizeof(ba), DATA_MS) != sizeof(ba) ||
-	    memcmp(got, ba, sizeof(ba)))
-		return fail("B -> A: data not intact");
-	return 0;
+	return fail("A (1200) %+.2f%%, B (9600) %+.2f%% off 1 s each, in the last of %d attempts",
+		    ea, eb, TIMING_ATTEMPTS);
 }
 
 /*
