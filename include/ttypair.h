@@ -205,6 +205,7 @@ struct ttypair_txq {
  * @dev: the registered tty device, NULL before registration
  * @installed: a tty was installed on this end (tty_mutex serialises it)
  * @hangup_work: hangs the end up when its carrier drops (see modem.c)
+ * @hangup_tty: the tty @hangup_work hangs up, referenced; under pair->lock
  *
  * All of the following are protected by pair->lock:
  * @active: open (between tty_port activate and shutdown)
@@ -229,6 +230,7 @@ struct ttypair_port {
 	struct device *dev;
 	bool installed;
 	struct work_struct hangup_work;
+	struct tty_struct *hangup_tty;
 
 	bool active;
 	bool tx_stopped;

@@ -191,19 +191,27 @@ unsigned int ttypair_inputs_refresh(struct ttypair_port *tp)
 }
 
 /*
- * The carrier of an end dropped while it watches carrier: hang it up, as
- * serial_core does, but synchronously (tty_vhangup()) and from a work item
- * of our own. The asynchronous tty_hangup() queues the tty's hangup_work
- * under a reference that may turn out to be the last one if the tty's
- * final close runs meanwhile; its release then reuses that queued work.
- * The work holds a reference on the pair while it is queued.
+ * The carrier of an end dropped while it watches carrier: hang up the tty
+ * that lost it, as serial_core does, but synchronously (tty_vhangup()) and
+ * from a work item of our own. The asynchronous tty_hangup() queues the
+ * tty's hangup_work under a reference that may turn out to be the last
+ * one if the tty's final close runs meanwhile; its release then reuses
+ * that queued work. The work holds a reference on that tty, and one on
+ * the pair, while it is queued; a tty closed by then is left alone by
+ * ttypair_hangup(), so a later session of the end is not hung up for the
+ * earlier one's carrier.
  */
 static void ttypair_hangup_work(struct work_struct *work)
 {
 	struct ttypair_port *tp = container_of(work, struct ttypair_port,
 					       hangup_work);
-	struct tty_struct *tty = tty_port_tty_get(&tp->port);
+	struct tty_struct *tty;
+	unsigned long flags;
 
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	tty = tp->hangup_tty;
+	tp->hangup_tty = NULL;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	if (tty) {
 		tty_vhangup(tty);
 		tty_kref_put(tty);
@@ -213,10 +221,26 @@ static void ttypair_hangup_work(struct work_struct *work)
 
 static void ttypair_hangup_queue(struct ttypair_port *tp)
 {
-	kref_get(&tp->pair->kref);
-	/* Already queued: that work holds a reference, this is not the last */
-	if (!schedule_work(&tp->hangup_work))
-		ttypair_pair_put(tp->pair);
+	struct tty_struct *tty = tty_port_tty_get(&tp->port);
+	struct tty_struct *old;
+	unsigned long flags;
+
+	if (!tty)
+		return;
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	old = tp->hangup_tty;
+	tp->hangup_tty = tty;
+	if (!old)
+		kref_get(&tp->pair->kref);
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	/*
+	 * A hangup is queued already: it takes this tty now (one that was
+	 * queued before is closed, the port has a new tty).
+	 */
+	if (old)
+		tty_kref_put(old);
+	else if (!schedule_work(&tp->hangup_work))
+		ttypair_pair_put(tp->pair);	/* not the last: ours is queued */
 }
 
 /**

@@ -82,11 +82,25 @@ static void ttypair_close(struct tty_struct *tty, struct file *filp)
 	tty_port_close(&tp->port, tty, filp);
 }
 
+/*
+ * A hangup of a tty that no longer owns the port (it was closed before a
+ * carrier-loss hangup reached it, and the port may be another tty's now)
+ * must leave the port alone: tty_port_hangup() would zero the new tty's
+ * open count and shut its port down under it. While this tty owns the
+ * port, no other tty can take it: the core serialises this hangup with the
+ * tty's close by the tty lock.
+ */
 static void ttypair_hangup(struct tty_struct *tty)
 {
 	struct ttypair_port *tp = tty->driver_data;
+	unsigned long flags;
+	bool owner;
 
-	tty_port_hangup(&tp->port);
+	spin_lock_irqsave(&tp->port.lock, flags);
+	owner = tp->port.tty == tty;
+	spin_unlock_irqrestore(&tp->port.lock, flags);
+	if (owner)
+		tty_port_hangup(&tp->port);
 }
 
 static ssize_t ttypair_write(struct tty_struct *tty, const u8 *buf,
