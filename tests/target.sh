@@ -102,7 +102,7 @@ chroot_step build-checks build-checks.sh "$KVER" /root/ttypair-src
 if [ -n "$DEBS" ]; then
 	stress=${TTYPAIR_STRESS_SECONDS:-${TTYPAIR_DEBUG_STRESS_SECONDS:-180}}
 	fuzz=${TTYPAIR_FUZZ_SECONDS:-60} params=${TTYPAIR_FUZZ_PARAMS:-6}
-	soak=${TTYPAIR_SOAK_MIB:-${TTYPAIR_DEBUG_SOAK_MIB:-64}}
+	soak=${TTYPAIR_SOAK_MIB:-${TTYPAIR_DEBUG_SOAK_MIB:-256}}
 else
 	stress=${TTYPAIR_STRESS_SECONDS:-20} fuzz=${TTYPAIR_FUZZ_SECONDS:-15}
 	params=${TTYPAIR_FUZZ_PARAMS:-8} soak=${TTYPAIR_SOAK_MIB:-128}

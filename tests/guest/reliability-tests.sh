@@ -131,13 +131,41 @@ t_fuzz_params() {
 }
 step fuzz_module_parameters t_fuzz_params
 
+mem_avail_mib() {
+	echo $(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo) / 1024))
+}
+
+# The soak moves data and nothing more: the memory available stays flat
+# (a drop of more than TTYPAIR_SOAK_MEM_DROP_MIB, default 256, at any
+# sample during the soak, or after the unload, fails it; KASAN's
+# quarantine alone holds up to 1/32 of the guest's memory).
 t_soak() {
 	mgmt_load pairs=1 || return 1
 	_mib=${TTYPAIR_SOAK_MIB:-128}
+	_before=$(mem_avail_mib)
+	echo "$_before" > /run/soak.min
+	( _i=0
+	  while [ $_i -lt $((_mib * 2 + 300)) ]; do
+		_m=$(mem_avail_mib)
+		[ "$_m" -ge "$(cat /run/soak.min)" ] || echo "$_m" > /run/soak.min
+		sleep 5
+		_i=$((_i + 5))
+	  done ) &
+	_sampler=$!
 	bounded $((_mib * 2 + 300)) /run/soak.out \
-		"$T/ttypair-stress" soak "$_mib" "$SEED" || return 1
+		"$T/ttypair-stress" soak "$_mib" "$SEED"
+	_rc=$?
+	kill $_sampler
+	wait $_sampler 2>/dev/null
+	[ $_rc = 0 ] || return 1
 	mgmt_reset
+	_after=$(mem_avail_mib)
+	_min=$(cat /run/soak.min)
 	grep '^SOAK ' /run/soak.out
+	echo "SOAKMEM available_mib_before=$_before lowest_during=$_min after_unload=$_after"
 	echo "seed $SEED"
+	_limit=${TTYPAIR_SOAK_MEM_DROP_MIB:-256}
+	[ $((_before - _min)) -le "$_limit" ] && [ $((_before - _after)) -le "$_limit" ] ||
+		{ echo "memory is not flat: $_before MiB available before, $_min at the lowest, $_after after the unload"; return 1; }
 }
 step integrity_soak t_soak
