@@ -16,6 +16,9 @@ KVER ?= $(KERNELRELEASE)
 endif
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
+# The release KDIR's headers are for (KDIR may name any kernel's tree)
+BUILD_KVER = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 # make check TARGETS="sid-7.2 bullseye-5.10" runs a subset of tests/targets
 # (or of check-all's jobs: i386-6.1, deb-<suite>)
@@ -45,7 +48,7 @@ modules:
 		echo "ttypair: install the headers of kernel $(KVER) (Debian/Ubuntu: linux-headers-$(KVER)," \
 		     "Fedora/RHEL: kernel-devel-$(KVER), openSUSE: kernel-default-devel) or pass KDIR=..."; \
 		exit 1; }
-	@echo "ttypair $(VERSION): building for kernel $(KVER) with $(KDIR)"
+	@echo "ttypair $(VERSION): building for kernel $(or $(BUILD_KVER),$(KVER)) with $(KDIR)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 utils: utils/ttypairctl
