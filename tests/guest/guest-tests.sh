@@ -102,6 +102,20 @@ t_param_bounds() {
 }
 step module_param_pairs_bounds t_param_bounds
 
+# load_refused PARAM TEXT: modprobe with PARAM fails, nothing stays loaded,
+# and the kernel log has a ttypair line containing TEXT
+load_refused() {
+	dmesg -C
+	if modprobe ttypair "$1" 2>/dev/null; then
+		echo "$1 was accepted"
+		rmmod ttypair
+		return 1
+	fi
+	! loaded || { echo "loaded after $1"; return 1; }
+	dmesg | grep 'ttypair: ' | grep -qF "$2" ||
+		{ echo "$1: no log line '$2'"; dmesg | tail -n 3; return 1; }
+}
+
 # The numeric parameters at the limits of their types: the module's own
 # check says why for numbers the kernel could parse, the kernel's parser
 # for numbers the type cannot hold; nothing is loaded either way.
@@ -116,15 +130,7 @@ t_param_number_limits() {
 		own) want="ttypair: $name=$v is invalid" ;;
 		*) want="ttypair: \`$v' invalid for parameter \`$name'" ;;
 		esac
-		dmesg -C
-		if modprobe ttypair "$p" 2>/dev/null; then
-			echo "$p was accepted"
-			rmmod ttypair
-			return 1
-		fi
-		! loaded || { echo "loaded after $p"; return 1; }
-		dmesg | grep -qF "$want" ||
-			{ echo "$p: no log line '$want'"; dmesg | tail -n 3; return 1; }
+		load_refused "$p" "$want" || return 1
 	done
 	modprobe ttypair pairs=0 max_pairs=0 || { echo "pairs=0 max_pairs=0 refused"; return 1; }
 	rmmod ttypair || return 1
@@ -198,15 +204,7 @@ step module_load_fails_before_devices t_load_fails_early
 t_bad_settings_params() {
 	for p in wiring=cts=bogus wiring=xyz=rts wiring=cts=rts,cts=dtr \
 		wiring=, baud_emulation=maybe strict=2; do
-		dmesg -C
-		if modprobe ttypair "$p" 2>/dev/null; then
-			echo "$p was accepted"
-			rmmod ttypair
-			return 1
-		fi
-		! loaded || { echo "loaded after $p"; return 1; }
-		dmesg | grep -q "ttypair: .*invalid" ||
-			{ echo "$p: no log line saying why"; dmesg | tail -n 3; return 1; }
+		load_refused "$p" "invalid" || return 1
 	done
 }
 step module_param_settings_invalid t_bad_settings_params

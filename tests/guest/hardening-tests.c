@@ -74,14 +74,21 @@ static int pair_works(int a, int b, const char *after)
 	return 0;
 }
 
-static int open_pair(int idx, int *a, int *b)
+/*
+ * Open both ends, B first (an A without CLOCAL then has its carrier), A
+ * with O_NONBLOCK so that it never waits for carrier; @flags apply to both
+ * ends once open.
+ */
+static int open_pair(int idx, int *a, int *b, int flags)
 {
-	*a = port_open('A', idx, 0);
-	if (*a < 0)
+	*b = port_open('B', idx, flags);
+	if (*b < 0)
 		return -1;
-	*b = port_open('B', idx, 0);
-	if (*b < 0) {
-		close(*a);
+	*a = port_open('A', idx, O_NONBLOCK);
+	if (*a < 0 || (!(flags & O_NONBLOCK) && set_nonblock(*a, 0))) {
+		if (*a >= 0)
+			close(*a);
+		close(*b);
 		return -1;
 	}
 	return 0;
@@ -108,7 +115,7 @@ static int t_speed_limits(void)
 	size_t i;
 	int a, b;
 
-	if (open_pair(64, &a, &b))
+	if (open_pair(64, &a, &b, 0))
 		return -1;
 	if (tcgets2(a, &orig))
 		goto out;
@@ -290,7 +297,7 @@ static int t_serial_limits(void)
 	size_t i;
 	int a, b, r = -1;
 
-	if (open_pair(65, &a, &b))
+	if (open_pair(65, &a, &b, 0))
 		return -1;
 	if (get_serial(a, &orig))
 		goto out;
@@ -492,7 +499,7 @@ static int t_cread_discards(void)
 	char buf[8];
 	int a, b, rx0, rx1, r = -1;
 
-	if (open_pair(67, &a, &b))
+	if (open_pair(67, &a, &b, 0))
 		return -1;
 	rx0 = rx_count(b);
 	if (rx0 < 0 || set_cread(b, 0))
@@ -603,7 +610,7 @@ static int t_removed_index_reserved(void)
 		fail("the new pair took index %d of the removed pair, still open", idx);
 		goto out_new;
 	}
-	if (open_pair(n1, &a, &b))
+	if (open_pair(n1, &a, &b, 0))
 		goto out_new;
 	if (pair_works(a, b, "making a pair while a removed one is open")) {
 		close_pair(a, b);
@@ -693,14 +700,8 @@ static int t_carrier_loss_close_race(void)
 	for (i = 0; i <= rounds; i++) {
 		struct closer cl;
 
-		b = port_open('B', idx, O_NONBLOCK);
-		if (b < 0)
+		if (open_pair(idx, &a, &b, O_NONBLOCK))
 			return -1;
-		a = port_open('A', idx, O_NONBLOCK);
-		if (a < 0) {
-			close(b);
-			return -1;
-		}
 		/* A watches its carrier (DCD is B's DTR, up since B opened) */
 		if (tcgets2(a, &t))
 			goto fail_both;
@@ -743,16 +744,10 @@ static int t_carrier_loss_close_race(void)
 		close(b);
 	}
 	note("%d rounds of carrier loss racing with the last close", rounds);
-	/* the pair still works (B first: A waits for carrier otherwise) */
-	b = port_open('B', idx, 0);
-	if (b < 0)
+	/* the pair still works */
+	if (open_pair(idx, &a, &b, 0))
 		return -1;
-	a = port_open('A', idx, O_NONBLOCK);
-	if (a < 0) {
-		close(b);
-		return -1;
-	}
-	i = set_nonblock(a, 0) ?: pair_works(a, b, "the carrier-loss races");
+	i = pair_works(a, b, "the carrier-loss races");
 	close_pair(a, b);
 	return i;
 fail_both:
