@@ -27,7 +27,7 @@ TARGETS ?= $(TTYPAIR_TARGETS)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
 .PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
-	check check-all bench debug-kernel deb dist rpm readme-matrix readme-bench help version
+	check check-all bench debug-kernel deb dist rpm docs-matrix docs-bench docs-diagram readme-matrix readme-bench help version
 
 # ttypairctl and what `make install` puts outside DKMS. Packages set
 # DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
@@ -109,11 +109,18 @@ dist:
 rpm:
 	@sh scripts/make-rpm.sh $(CURDIR)/out/rpm
 
-readme-matrix:
-	@sh scripts/update-readme-matrix.sh
+docs-matrix:
+	@sh scripts/update-docs-matrix.sh
 
-readme-bench:
-	@sh scripts/update-readme-bench.sh
+readme-matrix: docs-matrix
+
+docs-bench:
+	@sh scripts/update-docs-bench.sh
+
+readme-bench: docs-bench
+
+docs-diagram:
+	@sh scripts/make-diagram.sh
 
 version:
 	@echo $(VERSION)
@@ -139,9 +146,12 @@ help:
 	@echo "                                    (default bookworm-6.1): out/bench/bench.md, .json"
 	@echo "  sudo make debug-kernel            build (or find cached) the KASAN/lockdep/kmemleak"
 	@echo "                                    kernel of the trixie-6.12-debug target"
-	@echo "  make readme-bench                 put the last bench's table into README.md"
-	@echo "  make readme-matrix                put the last check-all's kernel table and workflow"
-	@echo "                                    transcript into README.md (if it passed)"
+	@echo "  make docs-bench                   put the last bench's table and charts into"
+	@echo "                                    docs/performance.md and docs/images/"
+	@echo "  make docs-matrix                  put the last check-all's kernel and reliability"
+	@echo "                                    tables into docs/, its workflow transcript into"
+	@echo "                                    README.md (if it passed; readme-matrix: the same)"
+	@echo "  make docs-diagram                 draw docs/images/dataflow.svg from docs/dataflow.dot"
 	@echo "  sudo make deb                     the Debian packages, built in a clean Debian 12"
 	@echo "                                    chroot and checked with lintian, into out/deb/"
 	@echo "  make dist                         the release tarball out/ttypair-<version>.tar.gz (from git)"

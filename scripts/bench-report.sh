@@ -3,7 +3,7 @@
 # The benchmark report: from the BENCH lines of a guest's results, a
 # markdown table (bench.md) and the same as JSON (bench.json), each row with
 # the ratios ttypair/pty and ttypair/socat, and the targets of the project
-# checked against them.
+# checked against them; and its charts (bench-charts.sh).
 #   scripts/bench-report.sh RESULTS KERNEL ACCELERATOR OUTDIR
 set -eu
 RESULTS=$1 KERNEL=$2 ACCEL=$3 OUT=$4
@@ -79,3 +79,4 @@ check() {	# check TEXT EXPR(awk, over a b): one line of the targets list
 	fi
 } > "$OUT/targets.md"
 cat "$OUT/bench.md" "$OUT/targets.md"
+sh "$(dirname "$0")/bench-charts.sh" "$RESULTS" "$KERNEL" "$OUT" > /dev/null

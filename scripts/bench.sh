@@ -17,8 +17,8 @@ ROOT=$W/root
 TTYPAIR_RESULTS=$W/results	# not the results of the last make check
 
 [ "$(id -u)" = 0 ] || die "the benchmarks build a chroot and boot a kernel: run 'sudo make bench'"
-for c in mmdebstrap qemu-system-x86_64 mke2fs; do
-	command -v $c > /dev/null || die "$c is missing: run 'sudo make check' once, or apt-get install mmdebstrap qemu-system-x86 e2fsprogs"
+for c in mmdebstrap qemu-system-x86_64 mke2fs gnuplot; do
+	command -v $c > /dev/null || die "$c is missing: run 'sudo make check' once, or apt-get install mmdebstrap qemu-system-x86 e2fsprogs gnuplot-nox"
 done
 line=$(awk -v t="$TARGET" '$1 == t' "$TTYPAIR_SRC/tests/targets")
 [ -n "$line" ] || die "no target $TARGET in tests/targets"

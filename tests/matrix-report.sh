@@ -7,7 +7,7 @@
 # not run, the job's exit status), written to tests/out/kernel-matrix.md and
 # printed; and what the reliability tests of each guest did (their STRESS,
 # FUZZ, FUZZPARAMS and SOAK lines), in tests/out/reliability.md.
-# `make readme-matrix` copies both into README.md.
+# `make docs-matrix` copies them into docs/kernels.md and docs/reliability.md.
 #   tests/matrix-report.sh TARGET...
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +38,7 @@ verdict() {
 			"$(verdict "$t") |"
 	done
 	echo
-	echo "Measured by \`sudo $run\` on $(date -u +%Y-%m-%d); regenerate this table with \`sudo make check-all && make readme-matrix\`."
+	echo "Measured by \`sudo $run\` on $(date -u +%Y-%m-%d); regenerate this table with \`sudo make check-all && make docs-matrix\`."
 } > "$out"
 echo "=== kernel matrix"
 cat "$out"

@@ -4,7 +4,7 @@
 # needs on this machine, runs the static checks and the package builds, then
 # the queue of jobs: the kernel targets of tests/targets, the i386 build and
 # the package lifecycles. Ends with "N passed, N failed, N skipped" (also
-# written to tests/out/summary, which `make readme-matrix` reads).
+# written to tests/out/summary, which `make docs-matrix` reads).
 #
 #   make check      the kernel targets marked "check" in tests/targets (the
 #                   oldest and the newest kernel), the i386 build and the
@@ -49,7 +49,7 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 started=$(date +%s)
 
 # Tools of the build machine
-need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps"
+need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox"
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -224,7 +224,7 @@ echo "=== summary ($seconds s)"
 grep '^SKIP ' "$TTYPAIR_RESULTS"
 grep '^FAIL ' "$TTYPAIR_RESULTS"
 [ "$passed" -gt 0 ] || { echo "no test ran"; failed=$((failed + 1)); }
-# what make readme-matrix needs to know of this run
+# what make docs-matrix needs to know of this run
 {
 	echo "suite=$TTYPAIR_SUITE"
 	echo "targets=${TTYPAIR_TARGETS:-}"

@@ -125,6 +125,7 @@ expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/g
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
 		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh"
 	in_chroot "$ROOT" /opt/ttypair-tests/ttypair-test --list) | tr '\n' ' ')
@@ -143,6 +144,9 @@ if ls "$ROOT/lib/modules/$KVER/updates/dkms/ttypair.ko"* > /dev/null 2>&1; then
 		keys=$(awk '$1 == "BENCH" && NF == 6 { print $2, $4, $5 }' "$W/bench-smoke.txt" | sort -u | wc -l)
 		[ "$rows" = $((keys + 1)) ] && [ "$keys" -ge 29 ] ||
 			{ echo "bench.md has $rows lines for $keys measurements"; return 1; }
+		for c in throughput latency baud-error; do
+			grep -q '<svg' "$W/bench/$c.svg" 2>/dev/null || { echo "no chart $c.svg"; return 1; }
+		done
 		grep -q '^- throughput at 4 KiB writes >= 1.0x pty: \(met\|missed\) ([0-9.]*x)$' "$W/bench/targets.md" ||
 			{ echo "no throughput target line"; return 1; }
 		if command -v python3 > /dev/null; then

@@ -292,6 +292,8 @@ step module_reload_cycles t_reload
 . "$T/ttypairctl-test.sh"
 # --- the README's workflow, run as written --------------------------------
 . "$T/workflow-test.sh"
+# --- the recipes of docs/recipes.md, run as written -----------------------
+. "$T/recipes-test.sh"
 # --- stress, fuzzing and the integrity soak -------------------------------
 . "$T/reliability-tests.sh"
 # --- a short run of the benchmarks (make bench runs the long one) --------

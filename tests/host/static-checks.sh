@@ -110,38 +110,103 @@ t_dkms_conf() {
 t_check dkms_conf_directives t_dkms_conf
 
 t_layout() {
-	for f in dkms.conf Makefile Kbuild README.md LICENSE .ci/run src include tests docs/ARCHITECTURE.md; do
+	for f in dkms.conf Makefile Kbuild README.md LICENSE .ci/run src include tests docs/ARCHITECTURE.md \
+		docs/user-guide.md docs/behaviour.md docs/recipes.md docs/testing.md docs/packaging.md \
+		docs/performance.md docs/reliability.md docs/kernels.md; do
 		[ -e "$f" ] || { echo "missing $f"; return 1; }
 	done
-	for f in $(find src include compat tests scripts utils -name '*.[ch]' -o -name '*.sh'); do
+	for f in $(find src include compat tests scripts utils docs/recipes -name '*.[ch]' -o -name '*.sh' -o -name '*.py'); do
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' ||
 			{ echo "$f has no SPDX line"; return 1; }
 	done
 }
 t_check layout_and_spdx t_layout
 
-# The README's behaviour tables and the guest's tests map one to one: every
-# functional test (the tables of tests/guest/*-tests.c and ttypair-test.c,
-# and the steps of serial-tools.sh) has exactly one row, and every row names
-# a test that exists.
-t_readme_tests() {
+# The behaviour specification (docs/behaviour.md) and the guest's tests
+# map one to one: every functional test (the tables of tests/guest/*-tests.c
+# and ttypair-test.c, the steps of serial-tools.sh and the recipes) has
+# exactly one row, and every row names a test that exists.
+t_behaviour_rows() {
 	tests=$( (sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", t_.*/\1/p' \
 		tests/guest/ttypair-test.c tests/guest/*-tests.c
-		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh) | sort)
+		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh \
+			tests/guest/recipes-test.sh) | sort)
 	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh | sort)
-	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' README.md | sort)
+	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' docs/behaviour.md | sort)
 	[ -n "$tests" ] && [ -n "$rows" ] || { echo "no tests or no rows found"; return 1; }
 	dup=$(echo "$rows" | uniq -d)
-	[ -z "$dup" ] || { echo "README rows naming the same test:" $dup; return 1; }
+	[ -z "$dup" ] || { echo "rows naming the same test:" $dup; return 1; }
 	missing=$(echo "$tests" | while read -r t; do
 		echo "$rows" | grep -qx "$t" || echo "$t"; done)
-	[ -z "$missing" ] || { echo "tests without a README row:" $missing; return 1; }
+	[ -z "$missing" ] || { echo "tests without a row in docs/behaviour.md:" $missing; return 1; }
 	unknown=$(echo "$rows" | while read -r t; do
 		printf '%s\n%s\n' "$tests" "$steps" | grep -qx "$t" || echo "$t"; done)
-	[ -z "$unknown" ] || { echo "README rows naming no test:" $unknown; return 1; }
-	echo "README: $(echo "$rows" | wc -l) behaviour rows, one per test"
+	[ -z "$unknown" ] || { echo "rows of docs/behaviour.md naming no test:" $unknown; return 1; }
+	echo "docs/behaviour.md: $(echo "$rows" | wc -l) behaviour rows, one per test"
 }
-t_check readme_rows_match_tests t_readme_tests
+t_check behaviour_rows_match_tests t_behaviour_rows
+
+# The README is a front page: at most 200 lines, the reference is in docs/
+t_readme_short() {
+	n=$(wc -l < README.md)
+	[ "$n" -le 200 ] || { echo "README.md has $n lines, more than 200: move reference to docs/"; return 1; }
+	echo "README.md: $n lines"
+}
+t_check readme_short t_readme_short
+
+# Every relative link of the README and the documents resolves (file and
+# heading); and the check does see a broken one
+t_doc_links() {
+	python3 tests/host/doc-links.py README.md SECURITY.md docs/*.md || return 1
+	printf '# A\n[x](#a) [y](nowhere.md) [z](#b)\n' > "$TTYPAIR_OUT/bad-links.md"
+	out=$(python3 tests/host/doc-links.py "$TTYPAIR_OUT/bad-links.md") &&
+		{ echo "doc-links.py passed a file with broken links"; return 1; }
+	[ "$(echo "$out" | grep -c 'bad-links.md:2:')" = 2 ] ||
+		{ echo "$out"; echo "doc-links.py did not report the two broken links"; return 1; }
+}
+t_check doc_links_resolve t_doc_links
+
+# Every console block marked to be run (<!-- recipe NAME:begin --> in
+# README.md and docs/recipes.md, <!-- workflow:begin --> in README.md) is
+# run by a step of the guest tests, and every such step has its block
+t_run_blocks() {
+	n=0
+	for doc in README.md docs/recipes.md; do
+		for name in $(sed -n 's/^<!-- recipe \([a-z0-9_]*\):begin -->$/\1/p' "$doc"); do
+			grep -Eq "^step [a-z0-9_]+ t_recipe $doc $name( |\$)" tests/guest/recipes-test.sh ||
+				{ echo "$doc: recipe $name is run by no step of tests/guest/recipes-test.sh"; return 1; }
+			grep -q "^<!-- recipe $name:end -->\$" "$doc" || { echo "$doc: recipe $name has no end marker"; return 1; }
+			n=$((n + 1))
+		done
+	done
+	sed -n 's/^step [a-z0-9_]* t_recipe \([^ ]*\) \([a-z0-9_]*\).*/\1 \2/p' tests/guest/recipes-test.sh > "$TTYPAIR_OUT/recipe-steps"
+	while read -r doc name; do
+		grep -q "^<!-- recipe $name:begin -->\$" "$doc" || { echo "a step runs recipe $name, which $doc does not have"; return 1; }
+	done < "$TTYPAIR_OUT/recipe-steps"
+	[ "$n" = "$(wc -l < "$TTYPAIR_OUT/recipe-steps")" ] || { echo "$n blocks, $(wc -l < "$TTYPAIR_OUT/recipe-steps") steps"; return 1; }
+	grep -q '^<!-- workflow:begin -->$' README.md && grep -q '^step readme_workflow ' tests/guest/workflow-test.sh ||
+		{ echo "README.md's workflow block or its step is missing"; return 1; }
+	echo "$((n + 1)) command blocks marked to run, each run by a guest step"
+}
+t_check doc_blocks_run t_run_blocks
+
+# The data-path diagram is drawn from its source as it is now
+t_diagram() {
+	want=$(sha256sum docs/dataflow.dot | cut -d' ' -f1)
+	got=$(sed -n 's/^<!-- drawn from docs\/dataflow.dot, sha256 \([0-9a-f]*\) -->$/\1/p' docs/images/dataflow.svg)
+	[ "$want" = "$got" ] || { echo "docs/images/dataflow.svg is not drawn from this docs/dataflow.dot: make docs-diagram"; return 1; }
+	echo "docs/images/dataflow.svg drawn from docs/dataflow.dot as it is"
+}
+t_check diagram_current t_diagram
+
+# ttypairctl --help, ttypairctl(8) and the user guide name the same
+# commands, settings, options, exit statuses and environment
+t_man_help() {
+	cc -O2 -Wall -DTTYPAIR_VERSION="\"$VER\"" -o "$TTYPAIR_OUT/ttypairctl" utils/ttypairctl.c || return 1
+	"$TTYPAIR_OUT/ttypairctl" --help > "$TTYPAIR_OUT/ttypairctl-help.txt" || return 1
+	python3 tests/host/man-vs-help.py "$TTYPAIR_OUT/ttypairctl-help.txt" docs/man/ttypairctl.8 docs/user-guide.md
+}
+t_check man_page_matches_help t_man_help
 
 # The manual pages render without a warning (man-db and groff, as users
 # read them)

@@ -68,6 +68,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" "$TTYPAIR_SRC/README.md" \
+		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" "$TTYPAIR_SRC/tests/guest/transcript.py" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
 		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh" \
 		"$TTYPAIR_SRC/udev/60-ttypair.rules" \
@@ -77,6 +78,8 @@ guest_prepare() {
 	cp -a "$TTYPAIR_SRC/tests/guest" "$_t/src/tests/"
 	cp -a "$TTYPAIR_SRC/include/uapi" "$_t/src/include/"
 	cp -a "$TTYPAIR_SRC/utils" "$_t/src/"
+	mkdir -p "$_t/docs"
+	cp -a "$TTYPAIR_SRC/docs/recipes.md" "$TTYPAIR_SRC/docs/recipes" "$_t/docs/"
 	echo "$2" > "$_t/expected-version"
 	printf '%s\n' "$3" > "$_t/env"
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-test \
