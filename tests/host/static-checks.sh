@@ -208,6 +208,21 @@ t_man_help() {
 }
 t_check man_page_matches_help t_man_help
 
+# Every module parameter (src/main.c), configfs item and sysfs attribute
+# (docs/ABI/) is named by ttypair(4) and by the user guide
+t_interface_names() {
+	params=$(sed -n 's/^module_param\(_named\|_cb\)\{0,1\}(\([a-z_]*\),.*/\2/p' src/main.c)
+	attrs=$(sed -n 's|^What:.*/\([a-z_]*\)$|\1|p' docs/ABI/* | sort -u)
+	[ "$(echo "$params" | wc -w)" -ge 5 ] && [ "$(echo "$attrs" | wc -w)" -ge 15 ] ||
+		{ echo "found only these parameters and attributes: $params / $attrs"; return 1; }
+	for n in $params $attrs; do
+		grep -q "$n" docs/man/ttypair.4 || { echo "ttypair(4) does not name $n"; return 1; }
+		grep -q "\`$n\`\|\`$n=" docs/user-guide.md || { echo "docs/user-guide.md does not name \`$n\`"; return 1; }
+	done
+	echo "$(echo "$params" | wc -w) module parameters and $(echo "$attrs" | wc -w) attributes, each in ttypair(4) and the user guide"
+}
+t_check interface_names_documented t_interface_names
+
 # The manual pages render without a warning (man-db and groff, as users
 # read them)
 t_man_pages() {
