@@ -38,6 +38,12 @@ def main():
         return 0
     sys.stdout.writelines(difflib.unified_diff(
         [l + "\n" for l in want], [l + "\n" for l in got], "document", "this run"))
+    # the first line of the document the run does not get to
+    for k in range(len(want), -1, -1):
+        if re.compile(pattern(want[:k]).pattern + r"(?:[^\n]*\n)*", re.DOTALL).fullmatch(text):
+            break
+    print("the run matches the document up to its line %d; it does not match from: %s"
+          % (k, want[k] if k < len(want) else "(the end)"))
     return 1
 
 
