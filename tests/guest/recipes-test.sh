@@ -88,8 +88,10 @@ fi
 exec "$@"
 EOS
 	chmod 755 "$RC_BIN/sudo"
-	# the lock directory (pppd's), made by systemd-tmpfiles at boot
-	mkdir -p /run/lock
+	# the lock directory (pppd's), made by systemd-tmpfiles at boot, and
+	# /dev/shm, which systemd mounts (podman keeps its locks there)
+	mkdir -p /run/lock /dev/shm
+	mountpoint -q /dev/shm || mount -t tmpfs -o nosuid,nodev tmpfs /dev/shm
 	ip link set lo up 2>/dev/null
 	# a network interface besides the loopback, as every machine has (the
 	# guest has no network card): without one, getaddrinfo() with
