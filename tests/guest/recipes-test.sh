@@ -89,9 +89,13 @@ exec "$@"
 EOS
 	chmod 755 "$RC_BIN/sudo"
 	# the lock directory (pppd's), made by systemd-tmpfiles at boot, and
-	# /dev/shm, which systemd mounts (podman keeps its locks there)
+	# what systemd mounts: /dev/shm (podman keeps its locks there) and the
+	# cgroup2 hierarchy (podman 4 puts its containers in it)
 	mkdir -p /run/lock /dev/shm
 	mountpoint -q /dev/shm || mount -t tmpfs -o nosuid,nodev tmpfs /dev/shm
+	if [ -d /sys/fs/cgroup ] && ! mountpoint -q /sys/fs/cgroup; then
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+	fi
 	ip link set lo up 2>/dev/null
 	# a network interface besides the loopback, as every machine has (the
 	# guest has no network card): without one, getaddrinfo() with
