@@ -3,9 +3,10 @@
 # `make docs-matrix`: put what the last `make check-all` measured into the
 # documentation: the supported-kernels table (tests/out/kernel-matrix.md)
 # into docs/kernels.md, the reliability table (tests/out/reliability.md)
-# into docs/reliability.md, and the workflow transcript of a guest (its
-# "WORKFLOW| " lines; the first target that has them, in the order of
-# tests/targets) into README.md, if that run ran the README's commands.
+# into docs/reliability.md, and the transcript of the README's workflow
+# in a guest (its "RECIPE readme_workflow| " lines; the first target that
+# has them, in the order of tests/targets) into README.md, if that run ran
+# the README's commands.
 # Only from a run that passed and covered every target (tests/out/summary,
 # written by tests/run.sh): the documents must not show a failed run's
 # tables, nor the two rows of a `make check` in place of all kernels.
@@ -30,11 +31,11 @@ markers() {	# FILE NAME: FILE has NAME's begin and end markers
 }
 markers docs/kernels.md kernel-matrix
 markers docs/reliability.md reliability
-markers README.md workflow
+markers README.md "recipe readme_workflow"
 results=${1:-}
 if [ -z "$results" ]; then
 	for t in $(sed -n 's/^\([a-z][^ ]*\) .*/\1/p' tests/targets); do
-		if grep -q '^WORKFLOW| ' "tests/out/$t/results.txt" 2>/dev/null; then
+		if grep -q '^RECIPE readme_workflow| ' "tests/out/$t/results.txt" 2>/dev/null; then
 			results=tests/out/$t/results.txt
 			break
 		fi
@@ -55,11 +56,11 @@ replace() {
 replace docs/kernels.md kernel-matrix "$table"
 replace docs/reliability.md reliability "$rel"
 echo "docs/kernels.md: kernel matrix from $table; docs/reliability.md: reliability from $rel"
-{ echo '```console'; sed -n 's/^WORKFLOW| //p' "$results"; echo '```'; } > "$tmp/wf"
-sed -n '/^<!-- workflow:begin -->$/,/^<!-- workflow:end -->$/p' README.md | grep '^\$ ' > "$tmp/readme.cmds" || true
+{ echo '```console'; sed -n 's/^RECIPE readme_workflow| //p' "$results"; echo '```'; } > "$tmp/wf"
+sed -n '/^<!-- recipe readme_workflow:begin -->$/,/^<!-- recipe readme_workflow:end -->$/p' README.md | grep '^\$ ' > "$tmp/readme.cmds" || true
 grep '^\$ ' "$tmp/wf" > "$tmp/run.cmds" || true
 if cmp -s "$tmp/readme.cmds" "$tmp/run.cmds"; then
-	replace README.md workflow "$tmp/wf"
+	replace README.md "recipe readme_workflow" "$tmp/wf"
 	echo "README.md: workflow from $results"
 else
 	echo "README.md: workflow kept: that run ran other commands than the README's block has now" >&2

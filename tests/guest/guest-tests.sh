@@ -290,9 +290,7 @@ step module_reload_cycles t_reload
 . "$T/manage-tests.sh"
 # --- ttypairctl against the real module ----------------------------------
 . "$T/ttypairctl-test.sh"
-# --- the README's workflow, run as written --------------------------------
-. "$T/workflow-test.sh"
-# --- the recipes of docs/recipes.md, run as written -----------------------
+# --- the README's blocks and the recipes of docs/recipes.md, run as written
 . "$T/recipes-test.sh"
 # --- stress, fuzzing and the integrity soak -------------------------------
 . "$T/reliability-tests.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The recipes of docs/recipes.md and the README's first steps, run as
-# written: each console block between <!-- recipe NAME:begin --> and
+# The recipes of docs/recipes.md and the README's first steps and
+# workflow, run as written: each console block between <!-- recipe NAME:begin --> and
 # <!-- recipe NAME:end --> is run in a bash
 # of its own, in a fresh copy of docs/recipes/ (the files the recipes use),
 # on a system set up as a distribution sets it up (systemd-udevd with the
@@ -188,6 +188,7 @@ t_recipe() {
 }
 
 step readme_first_use t_recipe README.md readme_first_use
+step readme_workflow t_recipe README.md readme_workflow
 step recipe_modbus_rtu t_recipe docs/recipes.md modbus_rtu
 step recipe_ppp_link t_recipe docs/recipes.md ppp_link netns ppp
 step recipe_getty_login t_recipe docs/recipes.md getty_login

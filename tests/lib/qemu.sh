@@ -67,7 +67,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
-		"$TTYPAIR_SRC/tests/guest/workflow-test.sh" "$TTYPAIR_SRC/README.md" \
+		"$TTYPAIR_SRC/README.md" \
 		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" "$TTYPAIR_SRC/tests/guest/transcript.py" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
 		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh" \
