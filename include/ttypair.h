@@ -274,6 +274,8 @@ struct ttypair_settings {
  *	ttypair_port), the settings below, and serialises every insertion into
  *	either end's flip buffer
  * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
+ * @dev: the pair's device on the ttypair bus, parent of both ends' tty
+ *	devices; NULL before it is registered and after it is removed
  * @has_index: @index is allocated in the registry (until the pair is freed)
  * @name: the name of a pair made in configfs; empty for the pairs made at
  *	load time (pairs=)
@@ -294,6 +296,7 @@ struct ttypair_pair {
 	struct kref kref;
 	spinlock_t lock;		/* the data path lock, see above */
 	unsigned int index;
+	struct device *dev;
 	bool has_index;
 	char name[TTYPAIR_PAIR_NAME_MAX + 1];
 	bool dead;
@@ -331,6 +334,12 @@ static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 /* main.c: the module parameters */
 extern struct ttypair_settings ttypair_defaults;
 extern unsigned int ttypair_max_pairs;
+
+/* bus.c: the ttypair bus, a device per pair as its ends' parent */
+int ttypair_bus_register(void);
+void ttypair_bus_unregister(void);
+int ttypair_bus_add_pair(struct ttypair_pair *pair);
+void ttypair_bus_remove_pair(struct ttypair_pair *pair);
 
 /* tty.c: the two tty drivers and the tty/tty_port operations */
 int ttypair_tty_register(void);

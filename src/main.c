@@ -97,9 +97,12 @@ static int __init ttypair_init(void)
 		return -EINVAL;
 	}
 
-	ret = ttypair_tty_register();
+	ret = ttypair_bus_register();
 	if (ret)
 		return ret;
+	ret = ttypair_tty_register();
+	if (ret)
+		goto error_unregister_bus;
 
 	/* The pairs of pairs=, without their devices yet */
 	new = kcalloc(max(pairs, 1), sizeof(*new), GFP_KERNEL);
@@ -141,6 +144,8 @@ error_destroy_pairs:
 	kfree(new);
 error_unregister_tty:
 	ttypair_tty_unregister();
+error_unregister_bus:
+	ttypair_bus_unregister();
 	return ret;
 }
 
@@ -149,6 +154,7 @@ static void __exit ttypair_exit(void)
 	ttypair_configfs_unregister();
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();
+	ttypair_bus_unregister();
 	pr_info("unloaded\n");
 }
 

@@ -141,6 +141,7 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 
 	for (i = TTYPAIR_NR_ENDS - 1; i >= 0; i--)
 		ttypair_tty_remove_port(ttypair_end(pair, i));
+	ttypair_bus_remove_pair(pair);
 }
 
 /**
@@ -195,8 +196,11 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 }
 
 /**
- * ttypair_pair_publish() - register the tty devices of a new pair
+ * ttypair_pair_publish() - register the devices of a new pair
  * @pair: a pair from ttypair_pair_new()
+ *
+ * The pair's device on the ttypair bus first, then its two tty devices as
+ * that device's children.
  *
  * Return: 0, or a negative errno; the pair is then destroyed (its registry
  * reference dropped) and must not be used.
@@ -205,6 +209,11 @@ int ttypair_pair_publish(struct ttypair_pair *pair)
 {
 	int ret, i;
 
+	ret = ttypair_bus_add_pair(pair);
+	if (ret) {
+		ttypair_pair_destroy(pair);
+		return ret;
+	}
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
 		ret = ttypair_tty_add_port(ttypair_end(pair, i));
 		if (ret) {

@@ -357,7 +357,8 @@ void ttypair_tty_port_init(struct ttypair_port *tp)
 
 /**
  * ttypair_tty_add_port() - register the tty device of an end
- * @tp: the end, initialised with ttypair_tty_port_init()
+ * @tp: the end, initialised with ttypair_tty_port_init(), of a pair whose
+ *	bus device is registered (the tty device's parent)
  *
  * Return: 0 or a negative errno.
  */
@@ -366,7 +367,7 @@ int ttypair_tty_add_port(struct ttypair_port *tp)
 	struct device *dev;
 
 	dev = tty_port_register_device_attr(&tp->port, ttypair_drivers[tp->id],
-					    tp->pair->index, NULL, tp,
+					    tp->pair->index, tp->pair->dev, tp,
 					    ttypair_attr_groups);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);

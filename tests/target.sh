@@ -123,6 +123,7 @@ fi
 expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
+		"$TTYPAIR_SRC/tests/guest/enum-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \

@@ -288,6 +288,8 @@ step module_reload_cycles t_reload
 
 # --- run-time pair management: configfs, device attributes, churn ---------
 . "$T/manage-tests.sh"
+# --- how programs find the ports: bus device, enumerators, udev identity --
+. "$T/enum-tests.sh"
 # --- ttypairctl against the real module ----------------------------------
 . "$T/ttypairctl-test.sh"
 # --- the README's blocks and the recipes of docs/recipes.md, run as written

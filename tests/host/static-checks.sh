@@ -124,13 +124,14 @@ t_check layout_and_spdx t_layout
 
 # The behaviour specification (docs/behaviour.md) and the guest's tests
 # map one to one: every functional test (the tables of tests/guest/*-tests.c
-# and ttypair-test.c, the steps of serial-tools.sh and the recipes) has
+# and ttypair-test.c, the steps of serial-tools.sh, enum-tests.sh and the
+# recipes) has
 # exactly one row, and every row names a test that exists.
 t_behaviour_rows() {
 	tests=$( (sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", t_.*/\1/p' \
 		tests/guest/ttypair-test.c tests/guest/*-tests.c
 		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh \
-			tests/guest/recipes-test.sh) | sort)
+			tests/guest/enum-tests.sh tests/guest/recipes-test.sh) | sort)
 	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh | sort)
 	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' docs/behaviour.md | sort)
 	[ -n "$tests" ] && [ -n "$rows" ] || { echo "no tests or no rows found"; return 1; }

@@ -13,9 +13,11 @@
 
 # Packages every target chroot holds besides its kernel.
 # The serial tools are for the guest tests: stty (coreutils), socat, setserial
-# and pyserial; the second line what the recipes of docs/recipes.md use.
+# and pyserial; the second line what the recipes of docs/recipes.md use;
+# the third the port enumerators and ModemManager of enum-tests.sh.
 TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial
- mbpoll libmodbus-dev pkgconf ppp iproute2 iputils-ping login passwd picocom python3-pexpect ser2net gpsd gpsd-clients podman busybox-static"
+ mbpoll libmodbus-dev pkgconf ppp iproute2 iputils-ping login passwd picocom python3-pexpect ser2net gpsd gpsd-clients podman busybox-static
+ libserialport-dev python3-pyqt5.qtserialport modemmanager dbus"
 # Bump when the way chroots are made changes.
 TTYPAIR_CHROOT_RECIPE=1
 

@@ -66,6 +66,7 @@ guest_prepare() {
 	cp "$TTYPAIR_SRC/tests/guest/init.sh" "$TTYPAIR_SRC/tests/guest/guest-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/serial-tools.sh" \
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
+		"$TTYPAIR_SRC/tests/guest/enum-tests.sh" "$TTYPAIR_SRC/tests/guest/qt-list.py" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
 		"$TTYPAIR_SRC/README.md" \
 		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" "$TTYPAIR_SRC/tests/guest/transcript.py" \
@@ -94,6 +95,8 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-stress \
 		/opt/ttypair-tests/src/tests/guest/stress.c >> "$4" 2>&1 &&
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -o /opt/ttypair-tests/sp-list \
+		/opt/ttypair-tests/src/tests/guest/sp-list.c -lserialport >> "$4" 2>&1 &&
 	in_chroot "$1" sh -c 'for b in /lib/modules/*/build; do
 		k=$(basename "$(dirname "$b")") d=/opt/ttypair-tests/squatter/$k
 		mkdir -p "$d" && cp /opt/ttypair-tests/src/tests/guest/squatter/* "$d/" &&
