@@ -183,7 +183,11 @@ struct ttypair_stats {
  * @armed: @timer is started and will restart itself while bytes are queued
  * @wake_retry: the writer waits for room in the peer's receive queue: wake
  *	it when @timer fires
- * @timer: drains the FIFO at the line's rate
+ * @rts_active: RS-485: a transmission is on, from RTS taking its level for
+ *	sending to its return after the last character and the delay after
+ * @rts_tail: RS-485: the FIFO is empty and RTS returns at @rts_off
+ * @rts_off: RS-485: when RTS returns to its level after sending
+ * @timer: drains the FIFO at the line's rate, and times RS-485's RTS
  *
  * All but @timer are protected by the pair's lock.
  */
@@ -194,6 +198,9 @@ struct ttypair_txq {
 	ktime_t next;
 	bool armed;
 	bool wake_retry;
+	bool rts_active;
+	bool rts_tail;
+	ktime_t rts_off;
 	struct hrtimer timer;
 };
 
@@ -212,6 +219,10 @@ struct ttypair_txq {
  * @tx_stopped: output stopped by XOFF (the tty's .stop)
  * @breaking: sending a break (TIOCSBRK until TIOCCBRK)
  * @mctrl: this end's outputs (TIOCM_RTS, TIOCM_DTR, TIOCM_OUT1, TIOCM_OUT2)
+ *	as TIOCMSET, the line discipline and open and close set them
+ * @rs485: the RS-485 configuration, as TIOCGRS485 reports it
+ * @rs485_rts: in RS-485 mode, the RTS level the transmitter drives (in
+ *	place of @mctrl's)
  * @msr: this end's inputs as last computed (TIOCM_CTS, TIOCM_DSR,
  *	TIOCM_CAR, TIOCM_RNG)
  * @wiring: what drives each of this end's inputs
@@ -236,6 +247,8 @@ struct ttypair_port {
 	bool tx_stopped;
 	bool breaking;
 	unsigned int mctrl;
+	struct serial_rs485 rs485;
+	bool rs485_rts;
 	unsigned int msr;
 	struct ttypair_wiring wiring;
 	struct ttypair_line line;
@@ -362,6 +375,7 @@ void ttypair_pair_put(struct ttypair_pair *pair);
 size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count);
 unsigned int ttypair_tx_room(struct ttypair_port *src);
 unsigned int ttypair_tx_queued(struct ttypair_port *src);
+bool ttypair_tx_empty(struct ttypair_port *src);
 void ttypair_tx_flush(struct ttypair_port *src);
 void ttypair_tx_kick(struct ttypair_port *src);
 int ttypair_tx_alloc(struct ttypair_port *tp);
@@ -399,6 +413,17 @@ int ttypair_wait_modem(struct ttypair_port *tp, struct tty_struct *tty,
 		       unsigned long mask);
 bool ttypair_carrier(struct ttypair_port *tp);
 void ttypair_get_icount(struct ttypair_port *tp, struct ttypair_icount *ic);
+
+/* rs485.c: RS-485 mode: TIOCGRS485/TIOCSRS485, its text, RTS driving */
+unsigned int ttypair_rs485_outputs(const struct ttypair_port *tp);
+unsigned int ttypair_rs485_set_rts(struct ttypair_port *tp, bool sending);
+void ttypair_rs485_get(struct ttypair_port *tp, struct serial_rs485 *rs485);
+int ttypair_rs485_set(struct ttypair_port *tp, struct serial_rs485 *rs485);
+int ttypair_rs485_ioctl(struct ttypair_port *tp, unsigned int cmd,
+			void __user *arg);
+ssize_t ttypair_rs485_show(struct ttypair_port *tp, char *buf);
+ssize_t ttypair_rs485_store(struct ttypair_port *tp, const char *buf,
+			    size_t count);
 
 /* line.c: line settings, break, the serial ioctls */
 void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,

@@ -55,6 +55,28 @@ static ssize_t ttypair_cfg_wiring_b_store(struct config_item *item,
 	return ttypair_wiring_store(&ttypair_cfg_pair(item)->b, page, count);
 }
 
+static ssize_t ttypair_cfg_rs485_a_show(struct config_item *item, char *page)
+{
+	return ttypair_rs485_show(&ttypair_cfg_pair(item)->a, page);
+}
+
+static ssize_t ttypair_cfg_rs485_a_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	return ttypair_rs485_store(&ttypair_cfg_pair(item)->a, page, count);
+}
+
+static ssize_t ttypair_cfg_rs485_b_show(struct config_item *item, char *page)
+{
+	return ttypair_rs485_show(&ttypair_cfg_pair(item)->b, page);
+}
+
+static ssize_t ttypair_cfg_rs485_b_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	return ttypair_rs485_store(&ttypair_cfg_pair(item)->b, page, count);
+}
+
 /* show and store of a setting of the pair, shared with sysfs.c */
 #define TTYPAIR_CFG_SETTING(_name, _which)				\
 static const enum ttypair_setting ttypair_cfg_##_name = _which;	\
@@ -93,6 +115,8 @@ static ssize_t ttypair_cfg_device_b_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR(ttypair_cfg_, wiring_a);
 CONFIGFS_ATTR(ttypair_cfg_, wiring_b);
+CONFIGFS_ATTR(ttypair_cfg_, rs485_a);
+CONFIGFS_ATTR(ttypair_cfg_, rs485_b);
 CONFIGFS_ATTR(ttypair_cfg_, baud_emulation);
 CONFIGFS_ATTR(ttypair_cfg_, strict);
 CONFIGFS_ATTR(ttypair_cfg_, noise_ppm);
@@ -103,6 +127,8 @@ CONFIGFS_ATTR_RO(ttypair_cfg_, device_b);
 static struct configfs_attribute *ttypair_cfg_pair_attrs[] = {
 	&ttypair_cfg_attr_wiring_a,
 	&ttypair_cfg_attr_wiring_b,
+	&ttypair_cfg_attr_rs485_a,
+	&ttypair_cfg_attr_rs485_b,
 	&ttypair_cfg_attr_baud_emulation,
 	&ttypair_cfg_attr_strict,
 	&ttypair_cfg_attr_noise_ppm,

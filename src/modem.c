@@ -153,7 +153,8 @@ static bool ttypair_input_level(struct ttypair_port *tp, int in)
 		level = peer->active;
 		break;
 	default:
-		level = peer->mctrl & ttypair_source_bits[source];
+		level = ttypair_rs485_outputs(peer) &
+			ttypair_source_bits[source];
 		break;
 	}
 	return level != tp->wiring.invert[in];
@@ -353,7 +354,7 @@ int ttypair_tiocmget(struct ttypair_port *tp)
 	int bits;
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
-	bits = tp->mctrl | tp->msr;
+	bits = ttypair_rs485_outputs(tp) | tp->msr;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	return bits;
 }

@@ -2,7 +2,8 @@
 /*
  * ttypair - the settings of an end and of its pair as text, and the sysfs
  * attributes of the tty devices (docs/ABI/): what the end is (pair name,
- * end, peer, open), its counters, its wiring and one-shot error injection, and
+ * end, peer, open), its counters, its wiring, RS-485 mode and one-shot error
+ * injection, and
  * the settings of its pair (baud-rate emulation, strict line settings,
  * noise), which read and write the same on both ends' devices and in the
  * pair's configfs directory.
@@ -173,6 +174,19 @@ static ssize_t wiring_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(wiring);
 
+static ssize_t rs485_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return ttypair_rs485_show(ttypair_dev_port(dev), buf);
+}
+
+static ssize_t rs485_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	return ttypair_rs485_store(ttypair_dev_port(dev), buf, count);
+}
+static DEVICE_ATTR_RW(rs485);
+
 static ssize_t inject_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -303,6 +317,7 @@ static struct attribute *ttypair_attrs[] = {
 	&dev_attr_discarded_bytes.attr,
 	&dev_attr_injected_errors.attr,
 	&dev_attr_wiring.attr,
+	&dev_attr_rs485.attr,
 	&dev_attr_inject.attr,
 	&dev_attr_baud_emulation.attr,
 	&dev_attr_strict.attr,

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/tty.h>
 #include <linux/tty_driver.h>
+#include <linux/uaccess.h>
 
 #include "ttypair.h"
 #include "ttypair_compat.h"
@@ -191,12 +192,29 @@ static void ttypair_set_termios(struct tty_struct *tty,
 
 TTYPAIR_DEFINE_SET_TERMIOS_OP(ttypair_set_termios)
 
+/*
+ * The serial ioctls serial_core answers for its ports: TIOCMIWAIT,
+ * RS-485 mode, and the line status (TIOCSER_TEMT once nothing is left to
+ * send, what Modbus stacks time their RS-485 turnaround by).
+ */
 static int ttypair_ioctl(struct tty_struct *tty, unsigned int cmd,
 			 unsigned long arg)
 {
+	struct ttypair_port *tp = tty->driver_data;
+
 	switch (cmd) {
 	case TIOCMIWAIT:
-		return ttypair_wait_modem(tty->driver_data, tty, arg);
+		return ttypair_wait_modem(tp, tty, arg);
+	case TIOCGRS485:
+	case TIOCSRS485:
+		if (tty_io_error(tty))
+			return -EIO;
+		return ttypair_rs485_ioctl(tp, cmd, (void __user *)arg);
+	case TIOCSERGETLSR:
+		if (tty_io_error(tty))
+			return -EIO;
+		return put_user(ttypair_tx_empty(tp) ? TIOCSER_TEMT : 0,
+				(unsigned int __user *)arg);
 	}
 	return -ENOIOCTLCMD;
 }

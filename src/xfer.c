@@ -8,9 +8,12 @@
  * there, so a writer facing a slow reader waits in its line discipline
  * instead of losing bytes. With baud-rate emulation a write goes into the
  * end's transmit FIFO and an hrtimer moves the bytes on at the line's rate;
- * write_room() and chars_in_buffer() are then the FIFO's. Nothing here
- * sleeps: .write may be called in atomic context (PPP calls it from a
- * softirq).
+ * write_room() and chars_in_buffer() are then the FIFO's. In RS-485 mode
+ * writes take the FIFO too, paced or not, so that the timer can drive RTS
+ * around each transmission as serial_core's drivers do: to its level for
+ * sending, the delay before, the characters, the delay after, back.
+ * Nothing here sleeps: .write may be called in atomic context (PPP calls
+ * it from a softirq).
  */
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
@@ -27,6 +30,19 @@
 static unsigned int ttypair_txq_len(const struct ttypair_txq *q)
 {
 	return q->head - q->tail;
+}
+
+/* Whether an end is in RS-485 mode; lock held */
+static bool ttypair_rs485_on(const struct ttypair_port *src)
+{
+	return src->rs485.flags & SER_RS485_ENABLED;
+}
+
+/* Whether writes on an end go through its FIFO; lock held */
+static bool ttypair_txq_used(struct ttypair_port *src)
+{
+	return src->pair->baud_emulation || ttypair_rs485_on(src) ||
+	       ttypair_txq_len(&src->txq);
 }
 
 /* Whether an end may send now: not stopped by XOFF, nor by CTS; lock held */
@@ -87,16 +103,63 @@ static void ttypair_tx_xchar(struct ttypair_port *src)
 
 /*
  * Bytes entered an empty FIFO, or output resumes: the first of them leaves
- * one character time after the line became free (or now). Lock held.
+ * one character time after the line became free (or now). In RS-485 mode
+ * a transmission that was not on yet first drives RTS and waits its delay
+ * before sending; one whose RTS has not returned yet goes on. Lock held.
+ * Returns the peer's inputs that changed (RTS), for ttypair_inputs_notify().
  */
-static void ttypair_txq_begin(struct ttypair_port *src, ktime_t now)
+static unsigned int ttypair_txq_begin(struct ttypair_port *src, ktime_t now)
 {
 	struct ttypair_txq *q = &src->txq;
+	unsigned int changed = 0;
+	u64 delay = 0;
 
 	if (ktime_before(q->next, now))
 		q->next = now;
-	q->next = ktime_add_ns(q->next, src->pair->baud_emulation ?
-			       src->line.char_ns : 0);
+	if (ttypair_rs485_on(src)) {
+		q->rts_tail = false;
+		if (!q->rts_active) {
+			q->rts_active = true;
+			changed = ttypair_rs485_set_rts(src, true);
+			delay = (u64)src->rs485.delay_rts_before_send *
+				NSEC_PER_MSEC;
+		}
+	}
+	q->next = ktime_add_ns(q->next, delay + (src->pair->baud_emulation ?
+						 src->line.char_ns : 0));
+	return changed;
+}
+
+/*
+ * The FIFO is empty. In RS-485 mode RTS returns the delay after the end of
+ * the last character (after a flush: from now), and the timer waits for
+ * that. Lock held.
+ */
+static enum hrtimer_restart ttypair_txq_idle(struct ttypair_port *src,
+					     ktime_t now,
+					     unsigned int *changed)
+{
+	struct ttypair_txq *q = &src->txq;
+
+	if (q->rts_active && !q->rts_tail) {
+		q->rts_off = ktime_add_ns(ktime_before(q->next, now) ? q->next :
+					  now,
+					  (u64)src->rs485.delay_rts_after_send *
+					  NSEC_PER_MSEC);
+		q->rts_tail = true;
+	}
+	if (q->rts_tail) {
+		if (ktime_before(now, q->rts_off)) {
+			hrtimer_set_expires(&q->timer, q->rts_off);
+			return HRTIMER_RESTART;
+		}
+		q->rts_tail = false;
+		q->rts_active = false;
+		if (ttypair_rs485_on(src))
+			*changed |= ttypair_rs485_set_rts(src, false);
+	}
+	q->armed = false;	/* ttypair_tx_kick() or a write restarts */
+	return HRTIMER_NORESTART;
 }
 
 /*
@@ -114,29 +177,34 @@ static void ttypair_txq_arm(struct ttypair_port *src)
 	hrtimer_start(&q->timer, q->next, HRTIMER_MODE_ABS_SOFT);
 }
 
-/* Move the bytes whose time has come from the FIFO to the peer; lock held */
+/*
+ * Move the bytes whose time has come from the FIFO to the peer; lock held.
+ * *@changed collects the peer's inputs that changed (RS-485's RTS).
+ */
 static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
-					    ktime_t now, bool *woken)
+					    ktime_t now, bool *woken,
+					    unsigned int *changed)
 {
 	struct ttypair_txq *q = &src->txq;
 	bool paced = src->pair->baud_emulation;
 	unsigned int due, len = ttypair_txq_len(q);
 	u64 char_ns = src->line.char_ns;
 
-	if (!len || !ttypair_tx_allowed(src)) {
+	if (!len)
+		return ttypair_txq_idle(src, now, changed);
+	if (!ttypair_tx_allowed(src)) {
 		q->armed = false;	/* ttypair_tx_kick() or a write restarts */
 		return HRTIMER_NORESTART;
 	}
 
-	due = len;
-	if (paced) {
-		if (ktime_before(now, q->next))
-			due = 0;
-		else
-			due = min_t(u64, len, 1 + div64_u64(ktime_to_ns(now) -
-							    ktime_to_ns(q->next),
-							    char_ns));
-	}
+	if (ktime_before(now, q->next))
+		due = 0;	/* not yet, or RS-485's delay before sending */
+	else if (paced)
+		due = min_t(u64, len, 1 + div64_u64(ktime_to_ns(now) -
+						    ktime_to_ns(q->next),
+						    char_ns));
+	else
+		due = len;
 	while (due) {
 		unsigned int off = q->tail & (TTYPAIR_FIFO_SIZE - 1);
 		unsigned int n = min(due, TTYPAIR_FIFO_SIZE - off);
@@ -161,11 +229,10 @@ static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
 		/* The line is free from the end of the last character on. */
 		if (paced)
 			q->next = ktime_sub_ns(q->next, char_ns);
-		q->armed = false;
-		return HRTIMER_NORESTART;
+		return ttypair_txq_idle(src, now, changed);
 	}
 	if (!paced)
-		hrtimer_set_expires(&q->timer, now);
+		hrtimer_set_expires(&q->timer, due ? now : q->next);
 	else if (ktime_before(q->next, ktime_add_ns(now, TTYPAIR_TICK_NS)))
 		hrtimer_set_expires(&q->timer, ktime_add_ns(now,
 							    TTYPAIR_TICK_NS));
@@ -179,6 +246,7 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 	struct ttypair_port *src = container_of(timer, struct ttypair_port,
 						txq.timer);
 	struct ttypair_pair *pair = src->pair;
+	unsigned int changed = 0;
 	enum hrtimer_restart ret;
 	bool woken = false;
 	unsigned long flags;
@@ -189,12 +257,14 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 		src->txq.wake_retry = false;
 		woken = true;
 	}
-	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken);
+	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken,
+			      &changed);
 	spin_unlock_irqrestore(&pair->lock, flags);
 
 	/* Room in the FIFO for writers; tcdrain() when it became empty */
 	if (woken)
 		tty_port_tty_wakeup(&src->port);
+	ttypair_inputs_notify(ttypair_peer(src), changed);
 	return ret;
 }
 
@@ -214,6 +284,7 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 {
 	struct ttypair_pair *pair = src->pair;
 	struct ttypair_txq *q = &src->txq;
+	unsigned int changed = 0;
 	unsigned long flags;
 	size_t done = 0;
 
@@ -224,10 +295,10 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 		/* Hung up or closing: nothing leaves an end that is not open. */
 		done = count;
 		src->stats.discarded += count;
-	} else if (pair->baud_emulation || ttypair_txq_len(q)) {
+	} else if (ttypair_txq_used(src)) {
 		/* Queue behind what the FIFO holds, keeping the order. */
 		if (!ttypair_txq_len(q))
-			ttypair_txq_begin(src, ktime_get());
+			changed = ttypair_txq_begin(src, ktime_get());
 		while (done < count && ttypair_txq_len(q) < TTYPAIR_FIFO_SIZE) {
 			unsigned int off = q->head & (TTYPAIR_FIFO_SIZE - 1);
 			size_t n = min_t(size_t, count - done,
@@ -246,6 +317,7 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 			ttypair_tx_retry_wake(src);
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
+	ttypair_inputs_notify(ttypair_peer(src), changed);
 
 	return done;
 }
@@ -268,7 +340,7 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 	spin_lock_irqsave(&src->pair->lock, flags);
 	if (!q->buf)
 		room = 0;
-	else if (src->pair->baud_emulation || ttypair_txq_len(q))
+	else if (ttypair_txq_used(src))
 		room = TTYPAIR_FIFO_SIZE - ttypair_txq_len(q);
 	else if (!ttypair_tx_allowed(src))
 		room = 0;
@@ -301,6 +373,24 @@ unsigned int ttypair_tx_queued(struct ttypair_port *src)
 }
 
 /**
+ * ttypair_tx_empty() - whether an end's transmitter is empty (TIOCSERGETLSR)
+ * @src: the end
+ *
+ * Return: true when nothing waits to leave, in the FIFO or as XON/XOFF:
+ * with baud-rate emulation, once the last character has left the wire.
+ */
+bool ttypair_tx_empty(struct ttypair_port *src)
+{
+	unsigned long flags;
+	bool empty;
+
+	spin_lock_irqsave(&src->pair->lock, flags);
+	empty = !ttypair_txq_len(&src->txq) && !src->x_char;
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+	return empty;
+}
+
+/**
  * ttypair_tx_flush() - discard the bytes in an end's FIFO (TCOFLUSH)
  * @src: the end
  *
@@ -326,6 +416,7 @@ void ttypair_tx_flush(struct ttypair_port *src)
 void ttypair_tx_kick(struct ttypair_port *src)
 {
 	struct ttypair_txq *q = &src->txq;
+	unsigned int changed = 0;
 	unsigned long flags;
 
 	spin_lock_irqsave(&src->pair->lock, flags);
@@ -333,10 +424,11 @@ void ttypair_tx_kick(struct ttypair_port *src)
 	if (ttypair_txq_len(q) && !q->armed) {
 		/* The first byte starts over: it had not left. */
 		q->next = ktime_get();
-		ttypair_txq_begin(src, q->next);
+		changed = ttypair_txq_begin(src, q->next);
 		ttypair_txq_arm(src);
 	}
 	spin_unlock_irqrestore(&src->pair->lock, flags);
+	ttypair_inputs_notify(ttypair_peer(src), changed);
 	tty_port_tty_wakeup(&src->port);
 }
 
@@ -422,6 +514,13 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 		spin_lock_irqsave(&tp->pair->lock, flags);
 		tp->txq.armed = false;
 		tp->txq.wake_retry = false;
+		/* RS-485: the transmission ends with the session */
+		if (tp->txq.rts_active) {
+			tp->txq.rts_active = false;
+			tp->txq.rts_tail = false;
+			if (ttypair_rs485_on(tp))
+				changed |= ttypair_rs485_set_rts(tp, false);
+		}
 		spin_unlock_irqrestore(&tp->pair->lock, flags);
 	}
 	ttypair_inputs_notify(peer, changed);

@@ -116,6 +116,10 @@ static void print_help(void)
 	      "                              input=[!]source items, e.g. \"dcd=on ri=!open\";\n"
 	      "                              inputs cts dsr dcd ri; sources rts dtr out1\n"
 	      "                              out2 open on off\n"
+	      "  rs485_a=RS485, rs485_b=RS485, rs485=RS485 (both ends)\n"
+	      "                              RS-485 mode: \"disabled\", or \"enabled\" and\n"
+	      "                              rts_on_send or rts_after_send,\n"
+	      "                              delay_rts_before_send=MS, delay_rts_after_send=MS\n"
 	      "  baud_emulation=0|1          bytes leave at each end's line rate\n"
 	      "  strict=0|1                  mismatched line settings give errors\n"
 	      "  noise_ppm=N                 errors per million characters, 0 to 1000000\n"
@@ -419,6 +423,49 @@ static bool valid_wiring(const char *s)
 	return items > 0;
 }
 
+/* An RS-485 text, by the rules of the module's parser (ttypair(4)) */
+static bool valid_rs485(const char *s)
+{
+	static const char *const words[] = {
+		"enabled", "rts_on_send", "rts_after_send", "rx_during_tx",
+		"terminate_bus", NULL
+	};
+	static const char *const delays[] = {
+		"delay_rts_before_send=", "delay_rts_after_send=", NULL
+	};
+	static const char *const seps = " \t\n";
+	bool enabled = false;
+
+	if (!strcmp(s, "disabled") || !strcmp(s, "0"))
+		return true;
+	for (;;) {
+		size_t len, k;
+		bool ok = false;
+
+		s += strspn(s, seps);
+		if (!*s)
+			break;
+		len = strcspn(s, seps);
+		if (word_in(s, len, words)) {
+			ok = true;
+			enabled |= len == 7 && !strncmp(s, "enabled", 7);
+		}
+		for (k = 0; !ok && delays[k]; k++) {
+			size_t d = strlen(delays[k]), i;
+
+			if (len <= d || strncmp(s, delays[k], d) || len - d > 10)
+				continue;
+			for (i = d; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+				;
+			ok = i == len && strtoull(s + d, NULL, 10) <= 0xffffffffULL;
+		}
+		if (!ok)
+			return false;
+		s += len;
+	}
+	return enabled;
+}
+
 /* The settings a pair has, as options of create and set */
 struct option_def {
 	const char *name;
@@ -428,11 +475,16 @@ struct option_def {
 
 #define WIRING_HINT "input=[!]source items; inputs cts, dsr, dcd, ri; " \
 		    "sources rts, dtr, out1, out2, open, on, off"
+#define RS485_HINT "disabled, or enabled with rts_on_send or rts_after_send, " \
+		   "delay_rts_before_send=MS, delay_rts_after_send=MS"
 
 static const struct option_def option_defs[] = {
 	{ "wiring",		WIRING_HINT,			valid_wiring },
 	{ "wiring_a",		WIRING_HINT,			valid_wiring },
 	{ "wiring_b",		WIRING_HINT,			valid_wiring },
+	{ "rs485",		RS485_HINT,			valid_rs485 },
+	{ "rs485_a",		RS485_HINT,			valid_rs485 },
+	{ "rs485_b",		RS485_HINT,			valid_rs485 },
 	{ "baud_emulation",	"0 or 1",			valid_bool },
 	{ "strict",		"0 or 1",			valid_bool },
 	{ "noise_ppm",		"0 to 1000000",			valid_ppm },
@@ -440,8 +492,8 @@ static const struct option_def option_defs[] = {
 };
 
 #define NR_OPTIONS ARRAY_SIZE(option_defs)
-#define OPTION_NAMES "options: wiring, wiring_a, wiring_b, baud_emulation, " \
-		     "strict, noise_ppm, noise_seed"
+#define OPTION_NAMES "options: wiring, wiring_a, wiring_b, rs485, rs485_a, " \
+		     "rs485_b, baud_emulation, strict, noise_ppm, noise_seed"
 
 struct setting {
 	const struct option_def *def;
@@ -517,6 +569,10 @@ static void target_file(const struct target *t, const char *opt,
 		mkpath(p, TTY_DIR "/ttyVPA%u/wiring", t->index);
 	else if (!strcmp(opt, "wiring_b"))
 		mkpath(p, TTY_DIR "/ttyVPB%u/wiring", t->index);
+	else if (!strcmp(opt, "rs485_a"))
+		mkpath(p, TTY_DIR "/ttyVPA%u/rs485", t->index);
+	else if (!strcmp(opt, "rs485_b"))
+		mkpath(p, TTY_DIR "/ttyVPB%u/rs485", t->index);
 	else
 		mkpath(p, TTY_DIR "/ttyVPA%u/%s", t->index, opt);
 }
@@ -532,11 +588,17 @@ static int apply_settings(const struct target *t, const struct setting *s,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (!strcmp(s[i].def->name, "wiring")) {
-			target_file(t, "wiring_a", p);
+		const char *both = s[i].def->name;
+
+		if (!strcmp(both, "wiring") || !strcmp(both, "rs485")) {
+			char opt[16];
+
+			snprintf(opt, sizeof(opt), "%s_a", both);
+			target_file(t, opt, p);
 			*err = -write_attr(p, s[i].value);
 			if (!*err) {
-				target_file(t, "wiring_b", p);
+				snprintf(opt, sizeof(opt), "%s_b", both);
+				target_file(t, opt, p);
 				*err = -write_attr(p, s[i].value);
 			}
 		} else {
@@ -567,6 +629,7 @@ struct end_info {
 	char device[32];
 	bool open;
 	char wiring[128];
+	char rs485[128];
 	unsigned long long rx, tx, discarded, injected;
 };
 
@@ -603,6 +666,10 @@ static int read_end(unsigned int index, char end, struct end_info *e)
 	e->open = open != 0;
 	mkpath(p, TTY_DIR "/%s/wiring", e->device);
 	ret = read_attr(p, e->wiring, sizeof(e->wiring));
+	if (!ret) {
+		mkpath(p, TTY_DIR "/%s/rs485", e->device);
+		ret = read_attr(p, e->rs485, sizeof(e->rs485));
+	}
 	for (i = 0; !ret && i < sizeof(counters) / sizeof(counters[0]); i++) {
 		mkpath(p, TTY_DIR "/%s/%s", e->device, counters[i].attr);
 		ret = read_u64(p, counters[i].val);
@@ -762,6 +829,8 @@ static void json_end(const struct end_info *e)
 	json_string(e->device);
 	printf(",\"open\":%s,\"wiring\":", e->open ? "true" : "false");
 	json_string(e->wiring);
+	fputs(",\"rs485\":", stdout);
+	json_string(e->rs485);
 	printf(",\"rx_bytes\":%llu,\"tx_bytes\":%llu,", e->rx, e->tx);
 	printf("\"discarded_bytes\":%llu,\"injected_errors\":%llu}",
 	       e->discarded, e->injected);

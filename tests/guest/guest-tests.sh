@@ -7,7 +7,7 @@ T=/opt/ttypair-tests
 VERSION=$(cat "$T/expected-version")
 . "$T/env"
 KVER=$(uname -r)
-PAIRS=80	# pairs= for the functional tests: one pair per test
+PAIRS=96	# pairs= for the functional tests: one pair per test
 
 . "$T/tap.sh"
 

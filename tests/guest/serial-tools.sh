@@ -3,9 +3,9 @@
 # Guest tests of ttypair with the ordinary serial tools: stty, setserial,
 # socat and pyserial (pyserial-test.py beside this file). Sourced by the
 # guest test driver after tap.sh (or run on its own with sh), with the
-# module loaded with pairs=80. Each test has a pair of its own and touches
+# module loaded with pairs=96. Each test has a pair of its own and touches
 # no other: stty a pair it makes in configfs, setserial pair 5, socat pair
-# 6, pyserial pair 7.
+# 6, pyserial pair 7, pyserial's RS-485 mode pair 84, libmodbus's pair 85.
 # POSIX sh. Every test runs in the subshell of `step`: its variables and
 # its open file descriptors go away with it.
 
@@ -292,7 +292,46 @@ t_tools_pyserial() {
 	return $rc
 }
 
+# pyserial's rs485_mode (its RS485Settings, applied with TIOCSRS485) is
+# accepted and reads back as set, data flows in it, and the peer sees RTS
+# (as CTS) drop once the transmission is over (rts_level_for_rx False)
+t_tools_pyserial_rs485() {
+	timeout 60 python3 - <<'EOF'
+import fcntl, struct, sys, time
+import serial, serial.rs485
+a = serial.Serial('/dev/ttyVPA84', 9600, timeout=2)
+b = serial.Serial('/dev/ttyVPB84', 9600, timeout=2)
+a.rs485_mode = serial.rs485.RS485Settings(rts_level_for_tx=True, rts_level_for_rx=False,
+                                          delay_before_tx=0.005, delay_before_rx=0.010)
+flags, before, after = struct.unpack('III', fcntl.ioctl(a.fileno(), 0x542E, bytes(32))[:12])
+if (flags, before, after) != (0x3, 5, 10):
+    sys.exit('TIOCGRS485 after rs485_mode: flags %#x, delays %d %d; expected 0x3, 5 10' % (flags, before, after))
+a.write(b'over rs-485\n')
+a.flush()
+line = b.readline()
+if line != b'over rs-485\n':
+    sys.exit('the peer read %r' % line)
+time.sleep(0.1)
+if b.cts:
+    sys.exit('the peer still sees CTS after the transmission (RTS for receiving is off)')
+print('pyserial rs485_mode: flags 0x3, delays 5 and 10 ms; a line crossed; RTS off after it')
+EOF
+}
+
+# A libmodbus master in RS-485 mode (modbus_rtu_set_serial_mode) and a
+# libmodbus slave on the other end, at 19200 with baud-rate emulation
+t_tools_modbus_rs485() {
+	echo 1 > /sys/class/tty/ttyVPA85/baud_emulation || return 1
+	timeout 60 "$T/modbus-rs485" /dev/ttyVPA85 /dev/ttyVPB85 19200
+	rc=$?
+	echo 0 > /sys/class/tty/ttyVPA85/baud_emulation
+	[ $rc != 124 ] || echo "modbus-rs485 timed out after 60 s"
+	return $rc
+}
+
 step tools_stty_roundtrip t_tools_stty_roundtrip
 step tools_setserial t_tools_setserial
 step tools_socat_pty_bridge t_tools_socat_pty_bridge
 step tools_pyserial t_tools_pyserial
+step tools_pyserial_rs485 t_tools_pyserial_rs485
+step tools_modbus_rs485 t_tools_modbus_rs485

@@ -80,10 +80,11 @@ uint32_t rnd(uint64_t *state);
  * ttypair-test.c, modem_tests in modem-tests.c (modem lines, carrier,
  * hangup, break), line_tests in line-tests.c (line settings, strict mode,
  * baud-rate emulation, error injection, serial ioctls), hardening_tests in
- * hardening-tests.c (numbers at their limits, defects found in review).
+ * hardening-tests.c (numbers at their limits, defects found in review),
+ * rs485_tests in rs485-tests.c (RS-485 mode, line status).
  */
 extern const struct test data_tests[], modem_tests[], line_tests[],
-	hardening_tests[];
+	hardening_tests[], rs485_tests[];
 
 /*
  * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).

@@ -730,7 +730,7 @@ const struct test data_tests[] = {
 };
 
 static const struct test *const groups[] = {
-	data_tests, modem_tests, line_tests, hardening_tests,
+	data_tests, modem_tests, line_tests, hardening_tests, rs485_tests,
 };
 
 /* ------------------------------------------------------------------------ */

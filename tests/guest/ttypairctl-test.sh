@@ -77,6 +77,20 @@ t_ctl_create_list_delete() {
 		[ "$(cat /sys/class/tty/ttyVPB0/wiring)" = "cts=rts dsr=dtr dcd=on ri=off" ] &&
 		[ "$(cat /sys/class/tty/ttyVPA0/wiring)" = "cts=rts dsr=dtr dcd=on ri=off" ] ||
 		{ echo "set /dev/ttyVPA0 strict=0 wiring=dcd=on did not apply"; return 1; }
+	# rs485: one end of a named pair, both ends of a static one
+	"$CTL" set ctltest 'rs485_b=enabled rts_after_send delay_rts_after_send=7' ||
+		{ echo "set ctltest rs485_b failed"; return 1; }
+	r=$(cat /sys/class/tty/ttyVPB2/rs485)
+	[ "$r" = "enabled rts_after_send delay_rts_before_send=0 delay_rts_after_send=7" ] &&
+		[ "$(cat /sys/class/tty/ttyVPA2/rs485)" = disabled ] ||
+		{ echo "rs485_b gave B '$r', A '$(cat /sys/class/tty/ttyVPA2/rs485)'"; return 1; }
+	"$CTL" set ttyVPA0 'rs485=enabled rts_on_send' && "$CTL" set ttyVPA0 rs485=disabled ||
+		{ echo "set ttyVPA0 rs485 failed"; return 1; }
+	[ "$(cat /sys/class/tty/ttyVPB0/rs485)" = disabled ] || { echo "rs485=disabled did not apply"; return 1; }
+	ctl_expect 1 "refused" "$CTL" set ctltest rs485_a=rts_on_send || return 1
+	ctl_expect 1 "refused" "$CTL" set ctltest 'rs485_a=enabled delay_rts_before_send=4294967296' || return 1
+	[ "$(cat /sys/class/tty/ttyVPA2/rs485)" = disabled ] || { echo "a refused rs485 changed A"; return 1; }
+	"$CTL" set ctltest rs485_b=disabled || return 1
 
 	# list: the static pairs and this one, its devices and settings
 	list=$("$CTL" list) || { echo "$list"; echo "list failed"; return 1; }
@@ -110,6 +124,7 @@ t_ctl_create_list_delete() {
 		assert p["baud_emulation"] is True and p["strict"] is True, p
 		assert p["noise_ppm"] == 250 and p["noise_seed"] == 42, p
 		assert p["b"]["wiring"] == "cts=rts dsr=dtr dcd=on ri=off", p
+		assert p0["a"]["rs485"] == "disabled", p0
 		assert p["a"]["open"] is False and p["b"]["open"] is False, p
 		for e in "ab":
 		    for k in ("rx_bytes", "tx_bytes", "discarded_bytes", "injected_errors"):

@@ -213,7 +213,7 @@ t_check man_page_matches_help t_man_help
 # (docs/ABI/) is named by ttypair(4) and by the user guide
 t_interface_names() {
 	params=$(sed -n 's/^module_param\(_named\|_cb\)\{0,1\}(\([a-z_]*\),.*/\2/p' src/main.c)
-	attrs=$(sed -n 's|^What:.*/\([a-z_]*\)$|\1|p' docs/ABI/* | sort -u)
+	attrs=$(sed -n 's|^What:.*/\([a-z0-9_]*\)$|\1|p' docs/ABI/* | sort -u)
 	[ "$(echo "$params" | wc -w)" -ge 5 ] && [ "$(echo "$attrs" | wc -w)" -ge 15 ] ||
 		{ echo "found only these parameters and attributes: $params / $attrs"; return 1; }
 	for n in $params $attrs; do
