@@ -40,6 +40,11 @@
 #define TTYPAIR_B0_BAUD		9600U
 /* Longest name of a pair made in configfs */
 #define TTYPAIR_PAIR_NAME_MAX	32
+/*
+ * Strict mode: a receiver takes characters sent at a speed within this
+ * many percent of its own, as a UART's receiver (16x oversampling) does
+ */
+#define TTYPAIR_BAUD_TOLERANCE_PCT	3U
 /* Noise rates are errors per million characters */
 #define TTYPAIR_NOISE_MAX	1000000U
 
@@ -100,8 +105,10 @@ enum ttypair_parity {
 
 /**
  * struct ttypair_line - the line settings of an end, from its termios
- * @baud: speed in bits per second, TTYPAIR_BAUD_MIN to TTYPAIR_BAUD_MAX;
- *	0 for B0
+ * @baud: output speed in bits per second, TTYPAIR_BAUD_MIN to
+ *	TTYPAIR_BAUD_MAX; 0 for B0
+ * @ibaud: input speed, the same range; the output speed when the termios
+ *	give none
  * @char_ns: time one character takes on the wire at @baud (at 9600 for B0)
  * @cread: the receiver is enabled (CREAD); without it input is discarded
  * @data_bits: character size, 5 to 8
@@ -122,6 +129,7 @@ enum ttypair_parity {
  */
 struct ttypair_line {
 	speed_t baud;
+	speed_t ibaud;
 	u64 char_ns;
 	u8 data_bits;
 	u8 parity;

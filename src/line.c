@@ -14,10 +14,13 @@
 
 #include "ttypair.h"
 
-/* The line settings @termios describes, for an end at @baud bits/s */
+/*
+ * The line settings @termios describes, for an end sending at @baud bits/s
+ * and receiving at @ibaud
+ */
 static void ttypair_line_from_termios(struct ttypair_line *line,
 				      const struct ktermios *termios,
-				      speed_t baud)
+				      speed_t baud, speed_t ibaud)
 {
 	tcflag_t cflag = termios->c_cflag, iflag = termios->c_iflag;
 	unsigned int half_bits;
@@ -54,6 +57,7 @@ static void ttypair_line_from_termios(struct ttypair_line *line,
 	else
 		half_bits += line->data_bits == 5 ? 3 : 4;
 	line->baud = baud;
+	line->ibaud = ibaud;
 	line->char_ns = div_u64((u64)half_bits * NSEC_PER_SEC,
 				2 * (baud ?: TTYPAIR_B0_BAUD));
 
@@ -87,9 +91,11 @@ static speed_t ttypair_input_speed(const struct ktermios *termios)
  * is taken: a UART driver rounds to what its clock can do, and so does
  * this one to what it can time). When a speed was out of range, the
  * termios say what is in effect, as serial_core's uart_get_baud_rate()
- * makes them say.
+ * makes them say. *@rx_baud is the input speed, the output speed when the
+ * termios give none.
  */
-static speed_t ttypair_line_speed(struct tty_struct *tty, bool encode)
+static speed_t ttypair_line_speed(struct tty_struct *tty, bool encode,
+				  speed_t *rx_baud)
 {
 	speed_t obaud = tty_get_baud_rate(tty);
 	speed_t ibaud = ttypair_input_speed(&tty->termios);
@@ -103,6 +109,7 @@ static speed_t ttypair_line_speed(struct tty_struct *tty, bool encode)
 			     TTYPAIR_BAUD_MAX);
 	if (encode && (out != obaud || in != ibaud))
 		tty_encode_baud_rate(tty, in ?: out, out);
+	*rx_baud = in ?: out;
 	return out;
 }
 
@@ -126,9 +133,10 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 {
 	struct ttypair_line line;
 	unsigned long flags;
+	speed_t baud, ibaud;
 
-	ttypair_line_from_termios(&line, &tty->termios,
-				  ttypair_line_speed(tty, !!old));
+	baud = ttypair_line_speed(tty, !!old, &ibaud);
+	ttypair_line_from_termios(&line, &tty->termios, baud, ibaud);
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->line = line;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);

@@ -80,11 +80,26 @@ static u32 ttypair_rand_below(struct rnd_state *state, u32 range)
 	return ((u64)prandom_u32_state(state) * range) >> 32;
 }
 
+/*
+ * Whether a receiver at @rx bits/s samples characters sent at @tx right:
+ * within TTYPAIR_BAUD_TOLERANCE_PCT of its own speed. B0 (0) matches only
+ * B0.
+ */
+static bool ttypair_speed_ok(speed_t tx, speed_t rx)
+{
+	u64 diff = tx > rx ? tx - rx : rx - tx;
+
+	if (!tx || !rx)
+		return tx == rx;
+	return diff * 100 <= (u64)rx * TTYPAIR_BAUD_TOLERANCE_PCT;
+}
+
 /* What a receiver set up as @dst makes of characters sent as @src */
 static u8 ttypair_line_mismatch(const struct ttypair_line *src,
 				const struct ttypair_line *dst)
 {
-	if (src->baud != dst->baud || src->data_bits != dst->data_bits ||
+	if (!ttypair_speed_ok(src->baud, dst->ibaud) ||
+	    src->data_bits != dst->data_bits ||
 	    src->stop_bits != dst->stop_bits)
 		return TTY_FRAME;
 	if (src->parity != dst->parity)

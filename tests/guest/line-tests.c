@@ -637,6 +637,67 @@ static int strict_frame_error(int idx, int a, int b)
 }
 
 /*
+ * Strict mode compares speeds as a receiving UART does: characters sent
+ * within 3 % of the receiver's speed (either way) arrive clean, 3.1 % off
+ * they arrive with framing errors. The receiver's input speed counts, not
+ * its output speed: an end sending at 9600 and receiving at 19200 takes
+ * 19200 clean and 9600 with errors.
+ */
+static int strict_speed_tolerance(int idx, int a, int b)
+{
+	static const struct {
+		unsigned int tx;
+		int clean;
+	} cases[] = {
+		{ 9600 * 1029 / 1000, 1 }, { 9600 * 971 / 1000, 1 },
+		{ 9600 * 1031 / 1000, 0 }, { 9600 * 969 / 1000, 0 },
+		{ 9600, 1 },
+	};
+	struct serial_icounter_struct ib, ia;
+	char what[96];
+	size_t i;
+
+	if (attr_set('A', idx, "strict", "1") || pair_attr_is(idx, "strict", "1") ||
+	    set_rx_mode(a, INPCK | PARMRK) || set_rx_mode(b, INPCK | PARMRK) ||
+	    set_line(a, B9600, CS8) || set_line(b, B9600, CS8))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(what, sizeof(what), "sent at %u, received at 9600",
+			 cases[i].tx);
+		if (set_speed_any(a, cases[i].tx, 0) || get_icount(b, &ib))
+			return -1;
+		if (cases[i].clean) {
+			if (send_all(a, "abc", 3) || expect(b, "abc", 3, what) ||
+			    check_errors(b, &ib, 0, 0, 0, 0, what))
+				return -1;
+		} else if (marked_abc(a, b, what) ||
+			   check_errors(b, &ib, 3, 0, 0, 0, what)) {
+			return -1;
+		}
+	}
+	/* a: output 9600, input 19200 */
+	if (set_speed_any(a, 9600, 19200) || set_speed_any(b, 19200, 0) ||
+	    get_icount(a, &ia))
+		return -1;
+	if (send_all(b, "abc", 3) ||
+	    expect(a, "abc", 3, "sent at 19200 to an end receiving at 19200 and sending at 9600") ||
+	    check_errors(a, &ia, 0, 0, 0, 0, "input speed 19200"))
+		return -1;
+	if (set_speed_any(b, 9600, 0) || get_icount(a, &ia))
+		return -1;
+	if (marked_abc(b, a, "sent at 9600 to an end receiving at 19200") ||
+	    check_errors(a, &ia, 3, 0, 0, 0, "input speed 19200, sent at 9600"))
+		return -1;
+	/* and what it sends at 9600 arrives clean at a 9600 receiver */
+	if (set_speed_any(b, 9600, 0) || get_icount(b, &ib))
+		return -1;
+	if (send_all(a, "abc", 3) || expect(b, "abc", 3, "sent at a's output speed 9600") ||
+	    check_errors(b, &ib, 0, 0, 0, 0, "a's output speed"))
+		return -1;
+	return 0;
+}
+
+/*
  * A receiver that expects another parity (even/odd, none, mark/space) sees
  * parity errors (UART_LSR_PE): \377 \0 c with INPCK|PARMRK, icount.parity.
  */
@@ -874,7 +935,7 @@ static void *rx_clock_thread(void *arg)
 }
 
 struct rate {
-	speed_t code;
+	speed_t code;		/* Bxxx; B0: any speed, set with BOTHER */
 	unsigned int baud;
 };
 
@@ -945,13 +1006,15 @@ out:
 /*
  * A UART at B baud moves B/10 bytes per second in 8N1: the receiver sees
  * the bytes spaced one character time apart and tcdrain() returns when the
- * last one has left. Both within 1 % of ideal.
+ * last one has left. Both within 1 % of ideal, for standard speeds and for
+ * speeds set with BOTHER (DMX's 250000, MIDI's 31250).
  */
 static int baud_rate_accuracy(int idx, int a, int b)
 {
 	static const struct rate rates[] = {
 		{ B1200, 1200 }, { B9600, 9600 },
 		{ B115200, 115200 }, { B921600, 921600 },
+		{ B0, 250000 }, { B0, 31250 },
 	};
 	double rx_err, tx_err;
 	char txt[200];
@@ -961,8 +1024,12 @@ static int baud_rate_accuracy(int idx, int a, int b)
 	if (emulation(idx, "1"))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
-		if (set_line(a, rates[i].code, CS8) ||
-		    set_line(b, rates[i].code, CS8))
+		if (set_line(a, rates[i].code ?: B9600, CS8) ||
+		    set_line(b, rates[i].code ?: B9600, CS8))
+			return -1;
+		if (!rates[i].code &&
+		    (set_speed_any(a, rates[i].baud, 0) ||
+		     set_speed_any(b, rates[i].baud, 0)))
 			return -1;
 		for (k = 1; k <= TIMING_ATTEMPTS; k++) {
 			if (rate_attempt(a, b, &rates[i], &rx_err, &tx_err,
@@ -2388,6 +2455,11 @@ static int t_strict_receiver_modes(void)
 	return with_pair(34, 0, 0, strict_receiver_modes);
 }
 
+static int t_strict_speed_tolerance(void)
+{
+	return with_pair(86, 0, 0, strict_speed_tolerance);
+}
+
 static int t_strict_matching_7e1(void)
 {
 	return with_pair(35, 0, 0, strict_matching_7e1);
@@ -2570,7 +2642,8 @@ const struct test line_tests[] = {
 	{ "strict_receiver_modes", t_strict_receiver_modes, 30 },
 	{ "strict_matching_7e1", t_strict_matching_7e1, 30 },
 	{ "strict_attr_invalid", t_strict_attr_invalid, 15 },
-	{ "baud_rate_accuracy", t_baud_rate_accuracy, 60 },
+	{ "strict_speed_tolerance", t_strict_speed_tolerance, 30 },
+	{ "baud_rate_accuracy", t_baud_rate_accuracy, 90 },
 	{ "tcflow_xchar", t_tcflow_xchar, 30 },
 	{ "baud_frame_bits", t_baud_frame_bits, 45 },
 	{ "baud_tiocoutq_tcdrain", t_baud_tiocoutq_tcdrain, 20 },

@@ -99,5 +99,7 @@ int modem_get(int fd);
 int set_cflag(int fd, unsigned int clear, unsigned int set);
 int set_iflag(int fd, unsigned int clear, unsigned int set);
 int set_speed(int fd, unsigned int speed);	/* a Bxxx constant */
+/* Output and input speed in bits/s (BOTHER; input 0: the output's) */
+int set_speed_any(int fd, unsigned int ospeed, unsigned int ispeed);
 
 #endif

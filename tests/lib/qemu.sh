@@ -89,6 +89,7 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/line-tests.c \
 		/opt/ttypair-tests/src/tests/guest/hardening-tests.c \
 		/opt/ttypair-tests/src/tests/guest/rs485-tests.c \
+		/opt/ttypair-tests/src/tests/guest/speed2.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
 		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
