@@ -105,18 +105,22 @@ static void ttypair_tx_xchar(struct ttypair_port *src)
  * Bytes entered an empty FIFO, or output resumes: the first of them leaves
  * one character time after the line became free (or now). In RS-485 mode
  * a transmission that was not on yet first drives RTS and waits its delay
- * before sending; one whose RTS has not returned yet goes on. Lock held.
- * Returns the peer's inputs that changed (RTS), for ttypair_inputs_notify().
+ * before sending; one whose RTS has not returned yet goes on at once, and
+ * the timer, which was waiting to return RTS, is moved to the first
+ * character. Lock held. Returns the peer's inputs that changed (RTS), for
+ * ttypair_inputs_notify().
  */
 static unsigned int ttypair_txq_begin(struct ttypair_port *src, ktime_t now)
 {
 	struct ttypair_txq *q = &src->txq;
 	unsigned int changed = 0;
+	bool tail = false;
 	u64 delay = 0;
 
 	if (ktime_before(q->next, now))
 		q->next = now;
 	if (ttypair_rs485_on(src)) {
+		tail = q->rts_tail;
 		q->rts_tail = false;
 		if (!q->rts_active) {
 			q->rts_active = true;
@@ -127,6 +131,13 @@ static unsigned int ttypair_txq_begin(struct ttypair_port *src, ktime_t now)
 	}
 	q->next = ktime_add_ns(q->next, delay + (src->pair->baud_emulation ?
 						 src->line.char_ns : 0));
+	/*
+	 * The tail is only ever waited for by a started timer. Unless its
+	 * callback runs now (it then finds the bytes and sets itself for
+	 * them), nothing touches it: it may be started again.
+	 */
+	if (tail && hrtimer_try_to_cancel(&q->timer) >= 0)
+		hrtimer_start(&q->timer, q->next, HRTIMER_MODE_ABS_SOFT);
 	return changed;
 }
 

@@ -389,6 +389,53 @@ static int rts_attempt(int a, int b, int on_send, char *txt, size_t len,
 	return 0;
 }
 
+/*
+ * A second frame written while RTS waits its delay after the first (a
+ * master polling again at once) goes out at once: RTS stays on between the
+ * two (the peer sees one rise and one fall), and the second frame's first
+ * character arrives one character time after its write, not after the
+ * delay. RTS_ON_SEND, delays 20 and 30 ms, 1200 baud.
+ */
+static int rts_back_to_back(int a, int b, char *txt, size_t len, int *ok)
+{
+	const double ch = 10.0 / 1200;
+	static const unsigned char out[10] = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j' };
+	unsigned char got[sizeof(out)];
+	struct edges e = { .fd = b };
+	double t_w2, t2_first;
+	pthread_t th;
+	size_t k;
+
+	*ok = 0;
+	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_sigusr1 },
+		  NULL);
+	pthread_create(&th, NULL, edge_thread, &e);
+	if (thread_blocked(&e.tid, SYS_ioctl, 3000, "the CTS watcher")) {
+		pthread_kill(th, SIGUSR1);
+		pthread_join(th, NULL);
+		return -1;
+	}
+	k = write_full(a, out, sizeof(out)) == sizeof(out) ?
+	    read_upto(b, got, sizeof(got), 3000) : 0;
+	t_w2 = now();
+	if (k == sizeof(out) && write_full(a, out, sizeof(out)) == sizeof(out))
+		k += read_upto(b, got, 1, 3000);
+	t2_first = now();
+	k += read_upto(b, got + 1, sizeof(got) - 1, 3000);
+	msleep(300);
+	pthread_kill(th, SIGUSR1);
+	pthread_join(th, NULL);
+	if (k != 2 * sizeof(out))
+		return fail("%zu of 20 characters arrived", k);
+	if (e.n != 2 || e.level[0] != 1 || e.level[1] != 0)
+		return fail("the peer saw %d CTS changes around two frames written back to back, expected one rise and one fall",
+			    e.n);
+	snprintf(txt, len, "second frame's first character %.1f ms after its write (ideal %.1f)",
+		 (t2_first - t_w2) * 1e3, ch * 1e3);
+	*ok = t2_first - t_w2 < 2 * ch;
+	return 0;
+}
+
 static int t_rs485_rts_timing(void)
 {
 	static const struct {
@@ -440,6 +487,23 @@ static int t_rs485_rts_timing(void)
 			     modes[i].flags, txt);
 			goto out;
 		}
+	}
+	r = (struct rs485)R(RS485_ENABLED | RS485_RTS_ON_SEND, 20, 30);
+	if (ioctl(a, TIOCSRS485, &r)) {
+		fail("TIOCSRS485: %s", strerror(errno));
+		goto out;
+	}
+	for (k = 1; k <= 5; k++) {
+		if (rts_back_to_back(a, b, txt, sizeof(txt), &ok))
+			goto out;
+		note("back to back, attempt %d: %s", k, txt);
+		if (ok)
+			break;
+	}
+	if (!ok) {
+		fail("back to back: more than a character time in 5 attempts, the last: %s",
+		     txt);
+		goto out;
 	}
 	/* leaving the mode gives RTS back to what TIOCMSET set (on) */
 	if (ioctl(a, TIOCMBIS, &(int){ TIOCM_RTS }))
