@@ -375,17 +375,19 @@ static int rts_attempt(int a, int b, int on_send, char *txt, size_t len,
 	if (e.n != 2 || e.level[0] != on_send || e.level[1] != !on_send)
 		return fail("the peer saw %d CTS changes (first to %d), expected 2: to %d and back",
 			    e.n, e.n ? e.level[0] : -1, on_send);
+	/* all from the write: a reader or watcher woken late only adds */
 	rise = e.t[0] - t0;
-	fall = e.t[1] - t_last;
+	fall = e.t[1] - t0;
 	snprintf(txt, len,
-		 "CTS %s %.1f ms after the write, first character %.1f ms after it (ideal %.1f), last %.1f ms (ideal %.1f), CTS back %.1f ms after it (ideal 30.0)",
+		 "CTS %s %.1f ms after the write, first character %.1f ms after it (ideal %.1f), last %.1f ms (ideal %.1f), CTS back %.1f ms after the write (ideal %.1f)",
 		 on_send ? "rose" : "fell", rise * 1e3, (t_first - t0) * 1e3,
 		 (0.020 + ch) * 1e3, (t_last - t0) * 1e3, (0.020 + 10 * ch) * 1e3,
-		 fall * 1e3);
-	*ok = rise >= 0 && rise < ch &&
-	      t_first - t0 > 0.020 && t_first - t0 < 0.020 + 2 * ch &&
-	      t_last - t0 > 0.020 + 9 * ch && t_last - t0 < 0.020 + 11 * ch &&
-	      fall > 0.030 - ch && fall < 0.030 + ch;
+		 fall * 1e3, (0.050 + 10 * ch) * 1e3);
+	/* never early by a character; late by up to two (a loaded guest) */
+	*ok = rise >= 0 && rise < 2 * ch &&
+	      t_first - t0 > 0.020 && t_first - t0 < 0.020 + 3 * ch &&
+	      t_last - t0 > 0.020 + 9 * ch && t_last - t0 < 0.020 + 12 * ch &&
+	      fall > 0.050 + 9 * ch && fall < 0.050 + 12 * ch;
 	return 0;
 }
 
@@ -432,7 +434,7 @@ static int rts_back_to_back(int a, int b, char *txt, size_t len, int *ok)
 			    e.n);
 	snprintf(txt, len, "second frame's first character %.1f ms after its write (ideal %.1f)",
 		 (t2_first - t_w2) * 1e3, ch * 1e3);
-	*ok = t2_first - t_w2 < 2 * ch;
+	*ok = t2_first - t_w2 < 3 * ch;	/* the defect: the whole 30 ms */
 	return 0;
 }
 
