@@ -189,8 +189,9 @@ struct ttypair_stats {
  * @next: while bytes are queued, when the first of them has left the wire;
  *	when none are, when the line became free
  * @armed: @timer is started and will restart itself while bytes are queued
- * @wake_retry: the writer waits for room in the peer's receive queue: wake
- *	it when @timer fires
+ * @wait_room: this end's writers or FIFO found the peer's receive queue
+ *	full; ttypair_tx_room_made() wakes them when the peer's receiver
+ *	takes bytes
  * @rts_active: RS-485: a transmission is on, from RTS taking its level for
  *	sending to its return after the last character and the delay after
  * @rts_tail: RS-485: the FIFO is empty and RTS returns at @rts_off
@@ -205,7 +206,7 @@ struct ttypair_txq {
 	unsigned int tail;
 	ktime_t next;
 	bool armed;
-	bool wake_retry;
+	bool wait_room;
 	bool rts_active;
 	bool rts_tail;
 	ktime_t rts_off;
@@ -391,7 +392,7 @@ void ttypair_tx_release(struct ttypair_port *tp);
 void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
-void ttypair_wake_peer_writer(struct ttypair_port *tp);
+void ttypair_tx_room_made(struct ttypair_port *src);
 void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
 void ttypair_tx_reset(struct ttypair_port *tp);
 
@@ -399,6 +400,8 @@ void ttypair_tx_reset(struct ttypair_port *tp);
 size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
 void ttypair_rx_break(struct ttypair_port *dst);
+void ttypair_rx_ops_init(void);
+void ttypair_rx_port_init(struct ttypair_port *tp);
 bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch);
 int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind);
 const char *ttypair_inject_name(enum ttypair_inject kind);

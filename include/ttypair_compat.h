@@ -123,6 +123,24 @@ static void fn##_compat(struct tty_port *port, int raise)		\
 #define TTYPAIR_DTR_RTS_OP(fn)		fn##_compat
 #endif
 
+/*
+ * tty_port_client_operations.receive_buf returns size_t since 6.6, int
+ * before.
+ */
+#ifdef TTYPAIR_HAVE_TTY_PORT_RECEIVE_BUF_SIZE_T
+#define TTYPAIR_DEFINE_RECEIVE_BUF_OP(fn)
+#define TTYPAIR_RECEIVE_BUF_OP(fn)	fn
+#else
+#define TTYPAIR_DEFINE_RECEIVE_BUF_OP(fn)				\
+static int fn##_compat(struct tty_port *port, const unsigned char *cp,	\
+		       const unsigned char *fp, size_t count)		\
+{									\
+	return fn(port, cp, fp, count);					\
+}
+
+#define TTYPAIR_RECEIVE_BUF_OP(fn)	fn##_compat
+#endif
+
 /* hrtimer_setup() (6.13) replaces hrtimer_init() plus setting .function */
 #ifndef TTYPAIR_HAVE_HRTIMER_SETUP
 static inline void hrtimer_setup(struct hrtimer *timer,

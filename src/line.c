@@ -153,6 +153,8 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 	}
 	/* Flow control may have been switched off. */
 	ttypair_tx_kick(tp);
+	/* Without CREAD the end takes all: the peer's writer need not wait. */
+	ttypair_tx_room_made(ttypair_peer(tp));
 }
 
 /**

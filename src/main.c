@@ -97,6 +97,7 @@ static int __init ttypair_init(void)
 		return -EINVAL;
 	}
 
+	ttypair_rx_ops_init();
 	ret = ttypair_bus_register();
 	if (ret)
 		return ret;

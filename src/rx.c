@@ -10,7 +10,8 @@
  * tty drivers promise this with TTY_DRIVER_REAL_RAW.
  *
  * Everything here runs under the pair's lock, which serialises all
- * producers of an end's flip buffer.
+ * producers of an end's flip buffer, but the flip buffer's consumer: it
+ * tells the peer's writers when the line discipline took bytes.
  */
 #include <linux/prandom.h>
 #include <linux/string.h>
@@ -19,6 +20,7 @@
 #include <linux/tty_flip.h>
 
 #include "ttypair.h"
+#include "ttypair_compat.h"
 
 static const char *const ttypair_inject_names[TTYPAIR_NR_INJECT] = {
 	[TTYPAIR_INJECT_NONE]    = "none",
@@ -276,4 +278,54 @@ bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch)
 	src->stats.tx++;
 	src->icount.tx++;
 	return true;
+}
+
+/*
+ * The client operations of every end: the kernel's default ones (hand the
+ * flip buffer to the line discipline, look ahead for flow-control
+ * characters, wake writers), receive_buf wrapped. A copy made at load keeps
+ * every operation the running kernel has (lookahead_buf came in 6.0).
+ */
+static struct tty_port_client_operations ttypair_client_ops __ro_after_init;
+
+/*
+ * The flip buffer's worker hands received bytes to the line discipline:
+ * room may have been made for the peer's writers, as the kernel's pty
+ * tells its writers from n_tty's read. For a tty that is not a pty, n_tty
+ * tells the driver only by unthrottling, and other line disciplines (PPP)
+ * never do.
+ */
+static size_t ttypair_rx_receive_buf(struct tty_port *port, const u8 *cp,
+				     const u8 *fp, size_t count)
+{
+	struct ttypair_port *dst = container_of(port, struct ttypair_port,
+						port);
+	size_t taken;
+
+	taken = tty_port_default_client_ops.receive_buf(port, cp, fp, count);
+	ttypair_tx_room_made(ttypair_peer(dst));
+	return taken;
+}
+
+TTYPAIR_DEFINE_RECEIVE_BUF_OP(ttypair_rx_receive_buf)
+
+/**
+ * ttypair_rx_ops_init() - set up the client operations of the ends
+ *
+ * Context: module load, before any end exists.
+ */
+void __init ttypair_rx_ops_init(void)
+{
+	ttypair_client_ops = tty_port_default_client_ops;
+	ttypair_client_ops.receive_buf =
+		TTYPAIR_RECEIVE_BUF_OP(ttypair_rx_receive_buf);
+}
+
+/**
+ * ttypair_rx_port_init() - make an end's receiver tell its peer of room
+ * @tp: the end, its tty_port initialised
+ */
+void ttypair_rx_port_init(struct ttypair_port *tp)
+{
+	tp->port.client_ops = &ttypair_client_ops;
 }

@@ -327,7 +327,8 @@ static void ttypair_port_shutdown(struct tty_port *port)
 
 	ttypair_set_active(tp, false);
 	ttypair_break(tp, false);
-	ttypair_wake_peer_writer(tp);
+	/* The peer's writer waiting for room goes on: its bytes are dropped. */
+	ttypair_tx_room_made(ttypair_peer(tp));
 }
 
 /* Carrier is the DCD input, as the wiring drives it. */
@@ -370,6 +371,7 @@ void ttypair_tty_port_init(struct ttypair_port *tp)
 	 */
 	tty_buffer_set_limit(&tp->port, TTYPAIR_RX_LIMIT);
 	tp->port.ops = &ttypair_port_ops;
+	ttypair_rx_port_init(tp);
 	ttypair_tx_init(tp);
 }
 

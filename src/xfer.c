@@ -24,8 +24,6 @@
 
 /* Timer period when the line is faster than this: bytes leave in batches */
 #define TTYPAIR_TICK_NS		(1 * NSEC_PER_MSEC)
-/* Retry period while the peer's receive queue is full */
-#define TTYPAIR_RETRY_NS	(10 * NSEC_PER_MSEC)
 
 static unsigned int ttypair_txq_len(const struct ttypair_txq *q)
 {
@@ -70,25 +68,6 @@ static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
 	return done;
 }
 
-/*
- * The peer's receive queue is full and the writer waits for room: the tty
- * core tells the driver when a reader makes room only through the
- * unthrottle of n_tty, so also look again a little later (line
- * disciplines such as PPP never throttle). Lock held.
- */
-static void ttypair_tx_retry_wake(struct ttypair_port *src)
-{
-	struct ttypair_txq *q = &src->txq;
-
-	q->wake_retry = true;
-	if (!q->armed) {
-		q->armed = true;
-		hrtimer_start(&q->timer, ktime_add_ns(ktime_get(),
-						      TTYPAIR_RETRY_NS),
-			      HRTIMER_MODE_ABS_SOFT);
-	}
-}
-
 /* Deliver a pending XON/XOFF of @src to its peer, ahead of data; lock held */
 static void ttypair_tx_xchar(struct ttypair_port *src)
 {
@@ -96,8 +75,10 @@ static void ttypair_tx_xchar(struct ttypair_port *src)
 
 	if (!src->x_char)
 		return;
-	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char))
-		return;		/* still no room: the peer's unthrottle retries */
+	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char)) {
+		src->txq.wait_room = true;	/* ttypair_tx_room_made() */
+		return;
+	}
 	src->x_char = 0;
 }
 
@@ -228,12 +209,10 @@ static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
 		if (done)
 			*woken = true;
 		if (done < n) {
-			/* The peer's receive queue is full: try again later. */
-			if (ktime_before(q->next, now))
-				q->next = now;
-			hrtimer_set_expires(&q->timer,
-					    ktime_add_ns(now, TTYPAIR_RETRY_NS));
-			return HRTIMER_RESTART;
+			/* The peer's receive queue is full. */
+			q->wait_room = true;	/* ttypair_tx_room_made() */
+			q->armed = false;
+			return HRTIMER_NORESTART;
 		}
 	}
 	if (!ttypair_txq_len(q)) {
@@ -264,10 +243,6 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 
 	spin_lock_irqsave(&pair->lock, flags);
 	ttypair_tx_xchar(src);
-	if (src->txq.wake_retry) {
-		src->txq.wake_retry = false;
-		woken = true;
-	}
 	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken,
 			      &changed);
 	spin_unlock_irqrestore(&pair->lock, flags);
@@ -325,7 +300,7 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 	} else if (ttypair_tx_allowed(src)) {
 		done = ttypair_tx_deliver(src, buf, count);
 		if (done < count)
-			ttypair_tx_retry_wake(src);
+			q->wait_room = true;	/* ttypair_tx_room_made() */
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 	ttypair_inputs_notify(ttypair_peer(src), changed);
@@ -349,18 +324,20 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 	unsigned int room;
 
 	spin_lock_irqsave(&src->pair->lock, flags);
-	if (!q->buf)
+	if (!q->buf) {
 		room = 0;
-	else if (ttypair_txq_used(src))
+	} else if (ttypair_txq_used(src)) {
 		room = TTYPAIR_FIFO_SIZE - ttypair_txq_len(q);
-	else if (!ttypair_tx_allowed(src))
+	} else if (!ttypair_tx_allowed(src)) {
 		room = 0;
-	else if (!dst->active)
+	} else if (!dst->active) {
 		room = TTYPAIR_DISCARD_ROOM;
-	else
+	} else {
 		room = tty_buffer_space_avail(&dst->port);
-	if (!room && src->active && ttypair_tx_allowed(src))
-		ttypair_tx_retry_wake(src);
+		/* No room: the peer's receiver tells when there is. */
+		if (!room)
+			q->wait_room = true;	/* ttypair_tx_room_made() */
+	}
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 
 	return room;
@@ -524,7 +501,7 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 		hrtimer_cancel(&tp->txq.timer);
 		spin_lock_irqsave(&tp->pair->lock, flags);
 		tp->txq.armed = false;
-		tp->txq.wake_retry = false;
+		tp->txq.wait_room = false;
 		/* RS-485: the transmission ends with the session */
 		if (tp->txq.rts_active) {
 			tp->txq.rts_active = false;
@@ -589,10 +566,41 @@ void ttypair_tx_reset(struct ttypair_port *tp)
 }
 
 /**
- * ttypair_wake_peer_writer() - wake writers and pollers of an end's peer
- * @tp: the end whose receive side changed (room freed, or closed)
+ * ttypair_tx_room_made() - the peer's receive queue may have room again
+ * @src: the end whose output may have waited for that room
+ *
+ * Called whenever the peer's line discipline took bytes from its receive
+ * queue, and when the peer stops receiving (CREAD off, closed). If @src's
+ * writers or FIFO found the queue full since the last call, they go on: the
+ * FIFO's timer restarts and the writers and pollers are woken. Nothing
+ * happens otherwise, so that an idle pair costs no wake-up at all.
+ *
+ * Room in a flip buffer appears when its consumer frees a buffer it has
+ * emptied, just before it hands the next one to the line discipline (which
+ * calls this), or stays within the last buffer, which is smaller than the
+ * queue's limit: a writer that found the queue full is always called again
+ * after room appeared.
+ *
+ * Context: process context or the flip buffer's worker; does not sleep.
  */
-void ttypair_wake_peer_writer(struct ttypair_port *tp)
+void ttypair_tx_room_made(struct ttypair_port *src)
 {
-	tty_port_tty_wakeup(&ttypair_peer(tp)->port);
+	struct ttypair_txq *q = &src->txq;
+	unsigned long flags;
+	bool waited;
+
+	spin_lock_irqsave(&src->pair->lock, flags);
+	waited = q->wait_room;
+	if (waited) {
+		q->wait_room = false;
+		ttypair_tx_xchar(src);
+		if (ttypair_txq_len(q) && !q->armed) {
+			/* The character that waited leaves now. */
+			q->next = ktime_get();
+			ttypair_txq_arm(src);
+		}
+	}
+	spin_unlock_irqrestore(&src->pair->lock, flags);
+	if (waited)
+		tty_port_tty_wakeup(&src->port);
 }
