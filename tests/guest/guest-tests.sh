@@ -7,7 +7,7 @@ T=/opt/ttypair-tests
 VERSION=$(cat "$T/expected-version")
 . "$T/env"
 KVER=$(uname -r)
-PAIRS=96	# pairs= for the functional tests: one pair per test
+PAIRS=113	# pairs= for the functional tests: one pair per test
 
 . "$T/tap.sh"
 
@@ -240,6 +240,63 @@ if loaded; then
 	# Real programs against the ports: stty, setserial, socat, pyserial
 	. "$T/serial-tools.sh"
 fi
+
+# --- a full pair whose reader is idle costs nothing (pairs 96 to 111) -----
+t_idle_wakeups() {
+	loaded || { echo "the module did not load"; return 1; }
+	"$T/ttypair-idle" --first 96 --pairs 16 --seconds 10 > /run/idle.out 2>&1 ||
+		{ cat /run/idle.out; return 1; }
+	awk '$1 == "BENCH" && $NF != 0 { print "not idle: " $0; bad = 1 }
+	     END { exit bad }' /run/idle.out || { tail -n 1 /run/idle.out; return 1; }
+	cat /run/idle.out
+}
+step idle_writers_no_wakeups t_idle_wakeups
+
+# --- a reader whose line discipline never throttles: SLIP (pair 112) -----
+# Its writer is woken each time the reader's line discipline takes bytes
+# (n_tty's unthrottle never comes): 8 MiB go through without a timer.
+t_nothrottle_reader() {
+	loaded || { echo "the module did not load"; return 1; }
+	modprobe -q slip 2>/dev/null ||
+		{ echo "this kernel has no SLIP line discipline"; return $TAP_SKIP; }
+	python3 -c '
+import fcntl, os, struct, sys, termios, time
+fd = os.open("/dev/ttyVPB112", os.O_RDWR | os.O_NOCTTY)
+fcntl.ioctl(fd, termios.TIOCSETD, struct.pack("i", 1))	# N_SLIP
+print("attached", flush=True)
+time.sleep(600)' > /run/slip.out 2>&1 &
+	slip=$!
+	i=0
+	until grep -q attached /run/slip.out; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat /run/slip.out; kill $slip; return 1; }
+		sleep 0.1
+	done
+	stty -F /dev/ttyVPA112 raw -echo || { kill $slip; return 1; }
+	tr=/sys/kernel/tracing inst=/sys/kernel/tracing/instances/ttypair-slip traced=
+	[ -d $tr/instances ] || mount -t tracefs nodev $tr 2> /dev/null
+	rmdir $inst 2> /dev/null
+	mkdir $inst 2> /dev/null &&
+		echo 1 > $inst/events/timer/hrtimer_expire_entry/enable && traced=1
+	t0=$(date +%s%N)
+	timeout 120 dd if=/dev/zero of=/dev/ttyVPA112 bs=4096 count=2048 2> /run/dd.err
+	rc=$?
+	t1=$(date +%s%N)
+	n=-
+	if [ -n "$traced" ]; then
+		echo 0 > $inst/events/timer/hrtimer_expire_entry/enable
+		n=$(grep -c "function=ttypair" $inst/trace)
+		rmdir $inst
+	fi
+	kill $slip
+	wait $slip 2> /dev/null
+	[ $rc = 0 ] || { cat /run/dd.err; echo "8 MiB to a SLIP reader: dd stopped ($rc)"; return 1; }
+	rx=$(cat /sys/class/tty/ttyVPB112/rx_bytes)
+	[ "$rx" = 8388608 ] || { echo "the SLIP end received $rx bytes of 8388608"; return 1; }
+	[ "$n" = - ] || [ "$n" = 0 ] || { echo "$n expiries of ttypair's timers during the transfer"; return 1; }
+	echo "8 MiB to a SLIP reader in $(( (t1 - t0) / 1000000 )) ms, expiries of ttypair's timers: $n"
+}
+step nothrottle_reader_wakes_writer t_nothrottle_reader
 
 # --- unloading while a port is open --------------------------------------
 t_rmmod_busy() {

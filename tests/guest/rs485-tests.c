@@ -5,7 +5,7 @@
  * the same settings as sysfs text, RTS driven around a transmission (seen
  * by the peer as CTS) with its delays, and TIOCSERGETLSR.
  *
- * Every test uses a pair of its own, 80 to 95 (the run loads pairs=96).
+ * Every test uses a pair of its own, 80 to 95 (the run loads pairs=112).
  * The struct is declared here as the kernel's ABI has it (32 bytes), so
  * that the tests build with the user-space headers of every suite.
  */

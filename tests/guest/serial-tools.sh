@@ -3,7 +3,7 @@
 # Guest tests of ttypair with the ordinary serial tools: stty, setserial,
 # socat and pyserial (pyserial-test.py beside this file). Sourced by the
 # guest test driver after tap.sh (or run on its own with sh), with the
-# module loaded with pairs=96. Each test has a pair of its own and touches
+# module loaded with pairs=112. Each test has a pair of its own and touches
 # no other: stty a pair it makes in configfs, setserial pair 5, socat pair
 # 6, pyserial pair 7, pyserial's RS-485 mode pair 84, libmodbus's pair 85.
 # POSIX sh. Every test runs in the subshell of `step`: its variables and

@@ -95,6 +95,8 @@ guest_prepare() {
 		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
 		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
+	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-idle \
+		/opt/ttypair-tests/src/tests/guest/idle-wakeups.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-stress \
 		/opt/ttypair-tests/src/tests/guest/stress.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -o /opt/ttypair-tests/sp-list \
