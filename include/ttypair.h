@@ -191,7 +191,7 @@ struct ttypair_stats {
  * @armed: @timer is started and will restart itself while bytes are queued
  * @wait_room: this end's writers or FIFO found the peer's receive queue
  *	full; ttypair_tx_room_made() wakes them when the peer's receiver
- *	takes bytes
+ *	takes bytes (written under the lock, read without it there)
  * @rts_active: RS-485: a transmission is on, from RTS taking its level for
  *	sending to its return after the last character and the delay after
  * @rts_tail: RS-485: the FIFO is empty and RTS returns at @rts_off
@@ -393,6 +393,7 @@ void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_tx_room_made(struct ttypair_port *src);
+void ttypair_tx_peer_took(struct ttypair_port *dst);
 void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
 void ttypair_tx_reset(struct ttypair_port *tp);
 

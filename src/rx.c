@@ -303,7 +303,7 @@ static size_t ttypair_rx_receive_buf(struct tty_port *port, const u8 *cp,
 	size_t taken;
 
 	taken = tty_port_default_client_ops.receive_buf(port, cp, fp, count);
-	ttypair_tx_room_made(ttypair_peer(dst));
+	ttypair_tx_peer_took(dst);
 	return taken;
 }
 

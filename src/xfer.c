@@ -68,6 +68,21 @@ static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
 	return done;
 }
 
+/*
+ * The peer's receive queue had no room for @src: note that @src waits, so
+ * that the peer's receiver tells it of room (ttypair_tx_peer_took()), then
+ * look again, for room freed before the note could be seen. The full
+ * barrier pairs with the one of the flip buffer's freeing, which comes
+ * before the receiver reads the note: one of the two sees the other.
+ * Lock held. Returns whether there is room now.
+ */
+static bool ttypair_tx_wait_room(struct ttypair_port *src)
+{
+	WRITE_ONCE(src->txq.wait_room, true);
+	smp_mb();	/* the note before the look; pairs with the freeing's */
+	return tty_buffer_space_avail(&ttypair_peer(src)->port) > 0;
+}
+
 /* Deliver a pending XON/XOFF of @src to its peer, ahead of data; lock held */
 static void ttypair_tx_xchar(struct ttypair_port *src)
 {
@@ -75,10 +90,10 @@ static void ttypair_tx_xchar(struct ttypair_port *src)
 
 	if (!src->x_char)
 		return;
-	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char)) {
-		src->txq.wait_room = true;	/* ttypair_tx_room_made() */
-		return;
-	}
+	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char) &&
+	    !(ttypair_tx_wait_room(src) &&
+	      ttypair_rx_xchar_locked(dst, src->x_char)))
+		return;		/* the peer's receiver sends it when it has room */
 	src->x_char = 0;
 }
 
@@ -210,8 +225,11 @@ static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
 			*woken = true;
 		if (done < n) {
 			/* The peer's receive queue is full. */
-			q->wait_room = true;	/* ttypair_tx_room_made() */
-			q->armed = false;
+			if (ttypair_tx_wait_room(src)) {
+				hrtimer_set_expires(&q->timer, now);
+				return HRTIMER_RESTART;
+			}
+			q->armed = false;	/* ttypair_tx_room_made() restarts */
 			return HRTIMER_NORESTART;
 		}
 	}
@@ -299,8 +317,14 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 		ttypair_txq_arm(src);
 	} else if (ttypair_tx_allowed(src)) {
 		done = ttypair_tx_deliver(src, buf, count);
-		if (done < count)
-			q->wait_room = true;	/* ttypair_tx_room_made() */
+		while (done < count && ttypair_tx_wait_room(src)) {
+			size_t more = ttypair_tx_deliver(src, buf + done,
+							 count - done);
+
+			if (!more)
+				break;
+			done += more;
+		}
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 	ttypair_inputs_notify(ttypair_peer(src), changed);
@@ -335,8 +359,8 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 	} else {
 		room = tty_buffer_space_avail(&dst->port);
 		/* No room: the peer's receiver tells when there is. */
-		if (!room)
-			q->wait_room = true;	/* ttypair_tx_room_made() */
+		if (!room && ttypair_tx_wait_room(src))
+			room = tty_buffer_space_avail(&dst->port);
 	}
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 
@@ -501,7 +525,7 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 		hrtimer_cancel(&tp->txq.timer);
 		spin_lock_irqsave(&tp->pair->lock, flags);
 		tp->txq.armed = false;
-		tp->txq.wait_room = false;
+		WRITE_ONCE(tp->txq.wait_room, false);
 		/* RS-485: the transmission ends with the session */
 		if (tp->txq.rts_active) {
 			tp->txq.rts_active = false;
@@ -576,10 +600,10 @@ void ttypair_tx_reset(struct ttypair_port *tp)
  * happens otherwise, so that an idle pair costs no wake-up at all.
  *
  * Room in a flip buffer appears when its consumer frees a buffer it has
- * emptied, just before it hands the next one to the line discipline (which
- * calls this), or stays within the last buffer, which is smaller than the
- * queue's limit: a writer that found the queue full is always called again
- * after room appeared.
+ * emptied, just before it hands the next one to the line discipline (then
+ * ttypair_tx_peer_took() calls this), or stays within the last buffer,
+ * which is smaller than the queue's limit: a writer that found the queue
+ * full is always called again after room appeared.
  *
  * Context: process context or the flip buffer's worker; does not sleep.
  */
@@ -592,7 +616,7 @@ void ttypair_tx_room_made(struct ttypair_port *src)
 	spin_lock_irqsave(&src->pair->lock, flags);
 	waited = q->wait_room;
 	if (waited) {
-		q->wait_room = false;
+		WRITE_ONCE(q->wait_room, false);
 		ttypair_tx_xchar(src);
 		if (ttypair_txq_len(q) && !q->armed) {
 			/* The character that waited leaves now. */
@@ -603,4 +627,25 @@ void ttypair_tx_room_made(struct ttypair_port *src)
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 	if (waited)
 		tty_port_tty_wakeup(&src->port);
+}
+
+/**
+ * ttypair_tx_peer_took() - an end's line discipline took received bytes
+ * @dst: the end
+ *
+ * Calls ttypair_tx_room_made() for the peer if it waits for room and there
+ * is room. Without the pair's lock in the common case, where nothing
+ * waits: the flip buffer frees an emptied buffer with a full barrier
+ * before this reads the peer's note, and the peer notes before it looks at
+ * the room again (ttypair_tx_wait_room()).
+ *
+ * Context: the flip buffer's work, just after it handed bytes over.
+ */
+void ttypair_tx_peer_took(struct ttypair_port *dst)
+{
+	struct ttypair_port *src = ttypair_peer(dst);
+
+	if (READ_ONCE(src->txq.wait_room) &&
+	    tty_buffer_space_avail(&dst->port))
+		ttypair_tx_room_made(src);
 }
