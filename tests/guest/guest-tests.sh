@@ -273,6 +273,7 @@ time.sleep(600)' > /run/slip.out 2>&1 &
 		sleep 0.1
 	done
 	stty -F /dev/ttyVPA112 raw -echo || { kill $slip; return 1; }
+	rx0=$(cat /sys/class/tty/ttyVPB112/rx_bytes)	# pairing wrote to every pair
 	tr=/sys/kernel/tracing inst=/sys/kernel/tracing/instances/ttypair-slip traced=
 	[ -d $tr/instances ] || mount -t tracefs nodev $tr 2> /dev/null
 	rmdir $inst 2> /dev/null
@@ -291,7 +292,7 @@ time.sleep(600)' > /run/slip.out 2>&1 &
 	kill $slip
 	wait $slip 2> /dev/null
 	[ $rc = 0 ] || { cat /run/dd.err; echo "8 MiB to a SLIP reader: dd stopped ($rc)"; return 1; }
-	rx=$(cat /sys/class/tty/ttyVPB112/rx_bytes)
+	rx=$(($(cat /sys/class/tty/ttyVPB112/rx_bytes) - rx0))
 	[ "$rx" = 8388608 ] || { echo "the SLIP end received $rx bytes of 8388608"; return 1; }
 	[ "$n" = - ] || [ "$n" = 0 ] || { echo "$n expiries of ttypair's timers during the transfer"; return 1; }
 	echo "8 MiB to a SLIP reader in $(( (t1 - t0) / 1000000 )) ms, expiries of ttypair's timers: $n"
