@@ -3,7 +3,9 @@
 # `make bench`: the benchmarks in a QEMU guest of one target of tests/targets
 # (default bookworm-6.1; make bench BENCH_TARGET=sid-7.2): ttypair against
 # the kernel's pty and a socat-linked pty pair, all in the same guest run.
-# Writes out/bench/bench.md, bench.json and targets.md.
+# Writes out/bench/bench.md, bench.json and targets.md; the results of the
+# bench before are kept as previous-results.txt, and the report shows their
+# ratios next to this run's.
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
@@ -45,7 +47,14 @@ guest_prepare "$ROOT" "$(ttypair_version)" "export TTYPAIR_GUEST_MODE=bench" "$W
 	{ cat "$W/gcc.log"; die "the guest's programs did not build"; }
 guest_run bench "$W" "$ROOT" "$KVER" > "$W/guest.log" 2>&1
 grep -q '^BENCH done' "$W/results.txt" || { tail -n 30 "$W/results.txt"; die "the benchmarks did not finish; see $W/console.log"; }
-sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/results.txt" "$KVER" tcg "$OUT" || exit 1
+# The bench before, whose ratios the report shows next to this one's
+prev=
+if [ -f "$OUT/results.txt" ]; then
+	mkdir -p "$OUT"
+	cp "$OUT/results.txt" "$OUT/previous-results.txt"
+	prev=$OUT/previous-results.txt
+fi
+sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/results.txt" "$KVER" tcg "$OUT" $prev || exit 1
 cp "$W/results.txt" "$OUT/results.txt"
 [ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
 echo

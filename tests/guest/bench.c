@@ -9,20 +9,27 @@
  * sections: oneway and bidir (MiB/s by write size), latency (1-byte
  * ping-pong, microseconds), pairs (MiB/s of 1, 4, 16 pairs at once), baud
  * (ttypair only: error of the rate and of tcdrain against ideal, percent),
- * scale (ttypair only: time and memory to create pairs, memory per idle and
- * per open pair).
+ * baudscale (ttypair only: 256 pairs streaming with baud-rate emulation:
+ * CPU time and the error of their rates), scale (ttypair only: time to
+ * create and remove pairs, kernel memory per idle and per open pair).
+ * Measurements repeated in several runs print their median, and the
+ * smallest and largest run as <metric>_min and <metric>_max.
  *
  *   ttypair-bench [--smoke] [--only SECTION] [--static N] [--max-pairs N]
+ *   ttypair-bench --one TRANSPORT SIZE   one way, SIZE-byte writes, 5 runs
+ *                                        of one transport (for a profiler)
  *
  * Expects the module loaded with N static pairs (--static, default 16; the
- * data sections use pairs 0-15), configfs mounted, and socat installed.
- * --smoke runs every measurement once with small sizes (for make check);
- * --only runs one section (stream, latency, pairs, baud, scale); the scale
- * section creates up to max_pairs - N pairs in configfs.
+ * data sections use pairs 0-15, baudscale all N), configfs mounted, and
+ * socat installed. --smoke runs every measurement once with small sizes
+ * (for make check); --only runs one section (stream, latency, pairs, baud,
+ * baudscale, scale); the scale section creates up to max_pairs - N pairs in
+ * configfs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -242,6 +249,19 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The median of n runs, and the smallest and largest as _min and _max */
+static void report_runs(const char *section, int t, long param,
+			const char *metric, double *v, int n)
+{
+	char m[64];
+
+	report(section, t, param, metric, median(v, n));
+	snprintf(m, sizeof(m), "%s_min", metric);
+	report(section, t, param, m, v[0]);
+	snprintf(m, sizeof(m), "%s_max", metric);
+	report(section, t, param, m, v[n - 1]);
+}
+
 /* Bytes to move per run for a write size: a few tenths of a second each */
 static size_t volume(size_t size)
 {
@@ -254,7 +274,7 @@ static size_t volume(size_t size)
  * The runs of the three transports take turns (run 1 of each, then run 2 of
  * each, ...), so that a slow phase of the emulator hits them alike.
  */
-#define RUNS 5
+#define RUNS 9
 
 static void bench_stream(void)
 {
@@ -283,8 +303,8 @@ static void bench_stream(void)
 						die("stream");
 				}
 			for (t = 0; t < T_COUNT; t++)
-				report(bidir ? "bidir" : "oneway", t, sizes[s], "mib_s",
-				       median(v[t], runs));
+				report_runs(bidir ? "bidir" : "oneway", t, sizes[s],
+					    "mib_s", v[t], runs);
 		}
 	for (t = 0; t < T_COUNT; t++)
 		chan_close(&c[t]);
@@ -302,11 +322,14 @@ static void *echo_back(void *arg)
 	return NULL;
 }
 
-/* Round trips in batches of 250, the transports taking turns */
+/*
+ * Round trips in batches of 250, the transports taking turns; the median
+ * of each batch shows the spread from batch to batch.
+ */
 static void bench_latency(void)
 {
-	int n = smoke ? 250 : 5000, batch = 250, warm = 50;
-	double *v[T_COUNT], t0;
+	int n = smoke ? 250 : 5000, batch = 250, warm = 50, b;
+	double *v[T_COUNT], t0, bmed[T_COUNT][5000 / 250], tmp[250];
 	struct chan c[T_COUNT];
 	pthread_t th[T_COUNT];
 	char ch = 'p';
@@ -330,12 +353,20 @@ static void bench_latency(void)
 					die("ping-pong");
 				v[t][i] = (now_s() - t0) * 1e6;
 			}
+	for (t = 0; t < T_COUNT; t++)
+		for (b = 0; b < n / batch; b++) {
+			memcpy(tmp, &v[t][b * batch], sizeof(tmp));
+			bmed[t][b] = median(tmp, batch);
+		}
 	for (t = 0; t < T_COUNT; t++) {
 		pthread_cancel(th[t]);
 		pthread_join(th[t], NULL);
 		chan_close(&c[t]);
 		qsort(v[t], n, sizeof(double), cmp_double);
 		report("latency", t, 1, "median_us", v[t][n / 2]);
+		qsort(bmed[t], n / batch, sizeof(double), cmp_double);
+		report("latency", t, 1, "median_us_min", bmed[t][0]);
+		report("latency", t, 1, "median_us_max", bmed[t][n / batch - 1]);
 		report("latency", t, 1, "p99_us", v[t][(n * 99) / 100]);
 		free(v[t]);
 	}
@@ -348,8 +379,8 @@ static void bench_pairs(void)
 	static struct chan c[T_COUNT][16];
 	struct flow f[16];
 	unsigned int k;
-	int t, i, runs = smoke ? 1 : 3, r;
-	double v[T_COUNT][3];
+	int t, i, runs = smoke ? 1 : 5, r;
+	double v[T_COUNT][5];
 
 	for (t = 0; t < T_COUNT; t++)
 		for (i = 0; i < 16; i++)
@@ -366,7 +397,7 @@ static void bench_pairs(void)
 					die("pairs");
 			}
 		for (t = 0; t < T_COUNT; t++)
-			report("pairs", t, counts[k], "mib_s", median(v[t], runs));
+			report_runs("pairs", t, counts[k], "mib_s", v[t], runs);
 	}
 	for (t = 0; t < T_COUNT; t++)
 		for (i = 0; i < 16; i++)
@@ -468,41 +499,230 @@ static void bench_baud(void)
 }
 
 /* ------------------------------------------------------------------------ */
-/*
- * Kernel memory in bytes that pairs and open ends take: unreclaimable slab
- * (pairs, tty_structs, buffers) and vmalloc (n_tty's per-tty data).
- */
-static long slab_bytes(void)
-{
-	FILE *f;
-	char line[256];
-	long kb = 0, v;
+/* Baud-rate emulation at scale: many pairs streaming at once, paced */
+struct bs_pair {
+	int a, b;
+	size_t sent, got, first_n;
+	double first, last;
+};
 
-	sync();
-	f = fopen("/proc/sys/vm/drop_caches", "w");
-	if (f) {
-		fputs("3\n", f);
-		fclose(f);
-	}
-	f = fopen("/proc/meminfo", "r");
-	if (!f)
-		die("/proc/meminfo");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SUnreclaim: %ld kB", &v) == 1 ||
-		    sscanf(line, "VmallocUsed: %ld kB", &v) == 1)
-			kb += v;
+struct bs_run {
+	struct bs_pair *p;
+	int n;
+	size_t total;
+};
+
+/* CPU time of the guest so far in clock ticks: all busy time; softirq apart */
+static long busy_ticks(long *softirq)
+{
+	long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f || fscanf(f, "cpu %ld %ld %ld %ld %ld %ld %ld %ld", &v[0], &v[1],
+			 &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		die("/proc/stat");
 	fclose(f);
-	return kb * 1024;
+	*softirq = v[6];
+	return v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 }
 
+/* One thread writes to every A end as its FIFO takes more */
+static void *bs_writer(void *arg)
+{
+	static const char zero[4096];
+	struct bs_run *run = arg;
+	struct pollfd *pfd = calloc(run->n, sizeof(*pfd));
+	int i, k, left;
+	ssize_t r;
+
+	if (!pfd)
+		die("calloc");
+	do {
+		for (i = 0, k = 0; i < run->n; i++)
+			if (run->p[i].sent < run->total)
+				pfd[k++] = (struct pollfd){ .fd = run->p[i].a,
+							    .events = POLLOUT };
+		if (poll(pfd, k, 1000) < 0)
+			die("poll");
+		left = 0;
+		for (i = 0; i < run->n; i++) {
+			struct bs_pair *p = &run->p[i];
+			size_t want = run->total - p->sent;
+
+			if (!want)
+				continue;
+			r = write(p->a, zero, want < sizeof(zero) ? want : sizeof(zero));
+			if (r > 0)
+				p->sent += r;
+			else if (r < 0 && errno != EAGAIN)
+				die("write");
+			left += p->sent < run->total;
+		}
+	} while (left);
+	free(pfd);
+	return NULL;
+}
+
+/*
+ * 256 pairs (the static ones) at 115200 and at 921600 baud with emulation
+ * on, for a few seconds: the guest's CPU time (all of it, and softirq time,
+ * where ttypair's timers run) per second of streaming above an idle second,
+ * in percent of one CPU, and the error of each pair's received rate.
+ */
+static void bench_baud_scale(void)
+{
+	static const int rates[] = { 115200, 921600 };
+	int n = smoke ? 16 : static_pairs, secs = smoke ? 1 : 3, i, k, left;
+	long hz = sysconf(_SC_CLK_TCK), b0, b1, s0, s1, idle_busy, idle_soft;
+	struct bs_pair *p = calloc(n, sizeof(*p));
+	struct pollfd *pfd = calloc(n, sizeof(*pfd));
+	double t0, t1, ideal, *err = calloc(n, sizeof(double));
+	char path[96], buf[4096];
+	struct termios tio;
+	struct bs_run run;
+	unsigned int r;
+	pthread_t th;
+	ssize_t got;
+
+	if (!p || !pfd || !err)
+		die("calloc");
+	for (r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+		for (i = 0; i < n; i++) {
+			snprintf(path, sizeof(path),
+				 "/sys/class/tty/ttyVPA%d/baud_emulation", i);
+			if (sysfs_write(path, "1"))
+				die(path);
+			snprintf(path, sizeof(path), "/dev/ttyVPA%d", i);
+			p[i] = (struct bs_pair){ .a = open_raw(path) };
+			snprintf(path, sizeof(path), "/dev/ttyVPB%d", i);
+			p[i].b = open_raw(path);
+			if (p[i].a < 0 || p[i].b < 0)
+				die(path);
+			tcgetattr(p[i].a, &tio);
+			cfsetspeed(&tio, rates[r] == 115200 ? B115200 : B921600);
+			tcsetattr(p[i].a, TCSANOW, &tio);
+			tcsetattr(p[i].b, TCSANOW, &tio);
+			fcntl(p[i].a, F_SETFL, O_NONBLOCK);
+			fcntl(p[i].b, F_SETFL, O_NONBLOCK);
+		}
+		/* An idle second: what the guest costs with nothing moving */
+		b0 = busy_ticks(&s0);
+		sleep(1);
+		b1 = busy_ticks(&s1);
+		idle_busy = b1 - b0;
+		idle_soft = s1 - s0;
+
+		run = (struct bs_run){ .p = p, .n = n,
+				       .total = rates[r] / 10 * secs };
+		b0 = busy_ticks(&s0);
+		t0 = now_s();
+		pthread_create(&th, NULL, bs_writer, &run);
+		do {
+			for (i = 0, k = 0; i < n; i++)
+				if (p[i].got < run.total)
+					pfd[k++] = (struct pollfd){ .fd = p[i].b,
+								    .events = POLLIN };
+			if (poll(pfd, k, 1000) < 0)
+				die("poll");
+			left = 0;
+			for (i = 0; i < n; i++) {
+				got = read(p[i].b, buf, sizeof(buf));
+				if (got > 0) {
+					if (!p[i].got) {
+						p[i].first = now_s();
+						p[i].first_n = got;
+					}
+					p[i].got += got;
+					p[i].last = now_s();
+				}
+				left += p[i].got < run.total;
+			}
+		} while (left && now_s() - t0 < 10 * secs + 30);
+		t1 = now_s();
+		b1 = busy_ticks(&s1);
+		pthread_join(th, NULL);
+		if (left)
+			die("baudscale: the pairs did not deliver in time");
+
+		report("baudscale", T_TTYPAIR, rates[r], "cpu_pct",
+		       ((b1 - b0) / (t1 - t0) - idle_busy) * 100.0 / hz);
+		report("baudscale", T_TTYPAIR, rates[r], "softirq_cpu_pct",
+		       ((s1 - s0) / (t1 - t0) - idle_soft) * 100.0 / hz);
+		ideal = rates[r] / 10.0;
+		for (i = 0; i < n; i++)
+			err[i] = ((p[i].got - p[i].first_n) /
+				  (p[i].last - p[i].first) / ideal - 1) * 100;
+		qsort(err, n, sizeof(double), cmp_double);
+		report_runs("baudscale", T_TTYPAIR, rates[r], "rate_error_pct",
+			    err, n);
+		for (i = 0; i < n; i++) {
+			close(p[i].a);
+			close(p[i].b);
+			snprintf(path, sizeof(path),
+				 "/sys/class/tty/ttyVPA%d/baud_emulation", i);
+			sysfs_write(path, "0");
+		}
+	}
+	free(p);
+	free(pfd);
+	free(err);
+}
+
+/* ------------------------------------------------------------------------ */
+/*
+ * Kernel memory in bytes: slab (pairs, tty structures, devices, sysfs and
+ * configfs nodes, buffers), vmalloc (n_tty's per-tty data) and per-CPU
+ * memory, read once the counters settled: objects of pairs just removed
+ * are freed after an RCU grace period, so the caches are dropped and the
+ * counters read until two readings half a second apart agree within
+ * 16 KiB.
+ */
+static long kernel_bytes(void)
+{
+	long prev = -1, cur = 0, v;
+	char line[256];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		sync();
+		f = fopen("/proc/sys/vm/drop_caches", "w");
+		if (f) {
+			fputs("3\n", f);
+			fclose(f);
+		}
+		f = fopen("/proc/meminfo", "r");
+		if (!f)
+			die("/proc/meminfo");
+		cur = 0;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "Slab: %ld kB", &v) == 1 ||
+			    sscanf(line, "VmallocUsed: %ld kB", &v) == 1 ||
+			    sscanf(line, "Percpu: %ld kB", &v) == 1)
+				cur += v * 1024;
+		fclose(f);
+		if (prev >= 0 && labs(cur - prev) < 16384)
+			break;
+		prev = cur;
+		usleep(500000);
+	}
+	return cur;
+}
+
+/*
+ * Creating and removing 1 to 1024 pairs in configfs, 3 rounds each; the
+ * kernel memory of a pair, idle and with both ends open, where enough
+ * pairs are made at once for it to stand above the noise of the counters
+ * (256 and 1024; 16 in a smoke run).
+ */
 static void bench_scale(void)
 {
 	static const int counts[] = { 1, 16, 256, 1024 };
+	double create[3], removal[3], idle[3], opened[3], t0, t1;
+	int rounds = smoke ? 1 : 3, i, n, r, *fds, memory;
+	long base = 0, made = 0, open_ = 0;
 	char dir[96], dev[64];
-	long base, made, opened;
-	double t0, t1;
 	unsigned int k;
-	int i, n, *fds;
 
 	fds = calloc(2 * 1024, sizeof(*fds));
 	if (!fds)
@@ -517,41 +737,76 @@ static void bench_scale(void)
 			continue;
 		if (smoke && n > 16)
 			break;
-		base = slab_bytes();
-		t0 = now_s();
-		for (i = 0; i < n; i++) {
-			snprintf(dir, sizeof(dir), "/sys/kernel/config/ttypair/bench%d", i);
-			if (mkdir(dir, 0755))
-				die(dir);
+		memory = n >= (smoke ? 16 : 256);
+		for (r = 0; r < rounds; r++) {
+			if (memory)
+				base = kernel_bytes();
+			t0 = now_s();
+			for (i = 0; i < n; i++) {
+				snprintf(dir, sizeof(dir), "/sys/kernel/config/ttypair/bench%d", i);
+				if (mkdir(dir, 0755))
+					die(dir);
+			}
+			t1 = now_s();
+			create[r] = (t1 - t0) * 1e3;
+			if (memory)
+				made = kernel_bytes();
+			for (i = 0; i < n; i++) {
+				snprintf(dev, sizeof(dev), "/dev/ttyVPA%d", static_pairs + i);
+				fds[2 * i] = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
+				snprintf(dev, sizeof(dev), "/dev/ttyVPB%d", static_pairs + i);
+				fds[2 * i + 1] = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
+				if (fds[2 * i] < 0 || fds[2 * i + 1] < 0)
+					die(dev);
+			}
+			if (memory) {
+				open_ = kernel_bytes();
+				idle[r] = (double)(made - base) / n;
+				opened[r] = (double)(open_ - made) / n;
+			}
+			for (i = 0; i < 2 * n; i++)
+				close(fds[i]);
+			t0 = now_s();
+			for (i = 0; i < n; i++) {
+				snprintf(dir, sizeof(dir), "/sys/kernel/config/ttypair/bench%d", i);
+				if (rmdir(dir))
+					die(dir);
+			}
+			t1 = now_s();
+			removal[r] = (t1 - t0) * 1e3;
 		}
-		t1 = now_s();
-		made = slab_bytes();
-		report("scale", T_TTYPAIR, counts[k], "create_ms", (t1 - t0) * 1e3);
-		report("scale", T_TTYPAIR, counts[k], "idle_pair_bytes",
-		       (double)(made - base) / n);
-		for (i = 0; i < n; i++) {
-			snprintf(dev, sizeof(dev), "/dev/ttyVPA%d", static_pairs + i);
-			fds[2 * i] = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
-			snprintf(dev, sizeof(dev), "/dev/ttyVPB%d", static_pairs + i);
-			fds[2 * i + 1] = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
-			if (fds[2 * i] < 0 || fds[2 * i + 1] < 0)
-				die(dev);
+		report_runs("scale", T_TTYPAIR, counts[k], "create_ms", create, rounds);
+		if (memory) {
+			report_runs("scale", T_TTYPAIR, counts[k], "idle_pair_bytes",
+				    idle, rounds);
+			report_runs("scale", T_TTYPAIR, counts[k], "open_pair_bytes",
+				    opened, rounds);
 		}
-		opened = slab_bytes();
-		report("scale", T_TTYPAIR, counts[k], "open_pair_bytes",
-		       (double)(opened - made) / n);
-		for (i = 0; i < 2 * n; i++)
-			close(fds[i]);
-		t0 = now_s();
-		for (i = 0; i < n; i++) {
-			snprintf(dir, sizeof(dir), "/sys/kernel/config/ttypair/bench%d", i);
-			if (rmdir(dir))
-				die(dir);
-		}
-		t1 = now_s();
-		report("scale", T_TTYPAIR, counts[k], "remove_ms", (t1 - t0) * 1e3);
+		report_runs("scale", T_TTYPAIR, counts[k], "remove_ms", removal, rounds);
 	}
 	free(fds);
+}
+
+/* One transport, one way, one write size: to profile, not to compare */
+static void bench_one(const char *transport, size_t size)
+{
+	struct chan c;
+	struct flow f;
+	int t, r;
+
+	for (t = 0; t < T_COUNT && strcmp(transports[t], transport); t++)
+		;
+	if (t == T_COUNT || !size || size > 65536) {
+		fprintf(stderr, "ttypair-bench: --one ttypair|pty|socat 1..65536\n");
+		exit(2);
+	}
+	chan_open(&c, t, 0);
+	for (r = 0; r < 5; r++) {
+		f = (struct flow){ .wfd = c.a, .rfd = c.b, .size = size,
+				   .total = volume(size) };
+		report("oneway", t, size, "mib_s", run_flows(&f, 1));
+	}
+	chan_close(&c);
 }
 
 static const struct section {
@@ -562,6 +817,7 @@ static const struct section {
 	{ "latency", bench_latency },
 	{ "pairs", bench_pairs },
 	{ "baud", bench_baud },
+	{ "baudscale", bench_baud_scale },
 	{ "scale", bench_scale },
 };
 
@@ -578,6 +834,9 @@ int main(int argc, char **argv)
 			max_pairs = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--static") && i + 1 < argc) {
 			static_pairs = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--one") && i + 2 < argc) {
+			bench_one(argv[i + 1], atoi(argv[i + 2]));
+			return 0;
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
 		} else {
