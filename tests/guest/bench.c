@@ -262,10 +262,10 @@ static void report_runs(const char *section, int t, long param,
 	report(section, t, param, m, v[n - 1]);
 }
 
-/* Bytes to move per run for a write size: a few tenths of a second each */
+/* Bytes to move per run for a write size: one to two seconds each under TCG */
 static size_t volume(size_t size)
 {
-	size_t v = size == 1 ? 64 << 10 : size == 64 ? 4 << 20 : 32 << 20;
+	size_t v = size == 1 ? 256 << 10 : size == 64 ? 8 << 20 : 32 << 20;
 
 	return smoke ? v / 64 : v;
 }
