@@ -13,7 +13,11 @@
  * CPU time and the error of their rates), scale (ttypair only: time to
  * create and remove pairs, kernel memory per idle and per open pair).
  * Measurements repeated in several runs print their median, and the
- * smallest and largest run as <metric>_min and <metric>_max.
+ * smallest and largest run as <metric>_min and <metric>_max. For those the
+ * pseudo-transport "paired" gives ttypair/pty measured run by run: the
+ * median of the ratios of the ttypair and pty runs made one right after
+ * the other (and its smallest and largest), which a slow phase of the
+ * emulator hits alike.
  *
  *   ttypair-bench [--smoke] [--only SECTION] [--static N] [--max-pairs N]
  *   ttypair-bench --one TRANSPORT SIZE   one way, SIZE-byte writes, 5 runs
@@ -48,6 +52,9 @@ static int static_pairs = 16;
 
 static const char *const transports[] = { "ttypair", "pty", "socat" };
 enum { T_TTYPAIR, T_PTY, T_SOCAT, T_COUNT };
+
+/* The most runs (or latency batches) of one measurement */
+#define RUNS_MAX 20
 
 static double now_s(void)
 {
@@ -262,6 +269,39 @@ static void report_runs(const char *section, int t, long param,
 	report(section, t, param, m, v[n - 1]);
 }
 
+/*
+ * ttypair/pty run by run, for runs v[T_TTYPAIR][r] and v[T_PTY][r] made
+ * back to back: their median, smallest and largest as the "paired" rows.
+ */
+static void report_paired(const char *section, long param, const char *metric,
+			  double (*v)[RUNS_MAX], int n)
+{
+	double q[RUNS_MAX];
+	char m[64];
+	int r;
+
+	for (r = 0; r < n; r++)
+		q[r] = v[T_PTY][r] > 0 ? v[T_TTYPAIR][r] / v[T_PTY][r] : 0;
+	printf("BENCH %s paired %ld %s %.6g\n", section, param, metric, median(q, n));
+	snprintf(m, sizeof(m), "%s_min", metric);
+	printf("BENCH %s paired %ld %s %.6g\n", section, param, m, q[0]);
+	snprintf(m, sizeof(m), "%s_max", metric);
+	printf("BENCH %s paired %ld %s %.6g\n", section, param, m, q[n - 1]);
+	fflush(stdout);
+}
+
+/*
+ * The transport of turn i of run r: ttypair and pty take turns at going
+ * first, so that neither always follows socat or starts a round; socat
+ * goes last.
+ */
+static int turn(int r, int i)
+{
+	if (i == T_SOCAT)
+		return T_SOCAT;
+	return r % 2 ? T_PTY - i : i;
+}
+
 /* Bytes to move per run for a write size: one to two seconds each under TCG */
 static size_t volume(size_t size)
 {
@@ -280,18 +320,19 @@ static void bench_stream(void)
 {
 	static const size_t sizes[] = { 1, 64, 4096, 65536 };
 	int runs = smoke ? 1 : RUNS;
-	double v[T_COUNT][RUNS];
+	double v[T_COUNT][RUNS_MAX];
 	struct chan c[T_COUNT];
 	struct flow f[2];
 	unsigned int s;
-	int t, bidir, r;
+	int t, bidir, r, i;
 
 	for (t = 0; t < T_COUNT; t++)
 		chan_open(&c[t], t, 0);
 	for (bidir = 0; bidir < 2; bidir++)
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			for (r = 0; r < runs; r++)
-				for (t = 0; t < T_COUNT; t++) {
+				for (i = 0; i < T_COUNT; i++) {
+					t = turn(r, i);
 					f[0] = (struct flow){ .wfd = c[t].a, .rfd = c[t].b,
 							      .size = sizes[s],
 							      .total = volume(sizes[s]) };
@@ -302,6 +343,8 @@ static void bench_stream(void)
 					if (v[t][r] < 0)
 						die("stream");
 				}
+			report_paired(bidir ? "bidir" : "oneway", sizes[s], "mib_s",
+				      v, runs);
 			for (t = 0; t < T_COUNT; t++)
 				report_runs(bidir ? "bidir" : "oneway", t, sizes[s],
 					    "mib_s", v[t], runs);
@@ -329,11 +372,11 @@ static void *echo_back(void *arg)
 static void bench_latency(void)
 {
 	int n = smoke ? 250 : 5000, batch = 250, warm = 50, b;
-	double *v[T_COUNT], t0, bmed[T_COUNT][5000 / 250], tmp[250];
+	double *v[T_COUNT], t0, bmed[T_COUNT][RUNS_MAX], tmp[250];
 	struct chan c[T_COUNT];
 	pthread_t th[T_COUNT];
 	char ch = 'p';
-	int t, i, done;
+	int t, i, k, done;
 
 	for (t = 0; t < T_COUNT; t++) {
 		v[t] = calloc(n, sizeof(double));
@@ -346,8 +389,9 @@ static void bench_latency(void)
 				die("ping-pong");
 	}
 	for (done = 0; done < n; done += batch)
-		for (t = 0; t < T_COUNT; t++)
-			for (i = done; i < done + batch && i < n; i++) {
+		for (k = 0; k < T_COUNT; k++)
+			for (t = turn(done / batch, k), i = done;
+			     i < done + batch && i < n; i++) {
 				t0 = now_s();
 				if (write(c[t].a, &ch, 1) != 1 || read(c[t].a, &ch, 1) != 1)
 					die("ping-pong");
@@ -358,6 +402,7 @@ static void bench_latency(void)
 			memcpy(tmp, &v[t][b * batch], sizeof(tmp));
 			bmed[t][b] = median(tmp, batch);
 		}
+	report_paired("latency", 1, "median_us", bmed, n / batch);
 	for (t = 0; t < T_COUNT; t++) {
 		pthread_cancel(th[t]);
 		pthread_join(th[t], NULL);
@@ -379,15 +424,16 @@ static void bench_pairs(void)
 	static struct chan c[T_COUNT][16];
 	struct flow f[16];
 	unsigned int k;
-	int t, i, runs = smoke ? 1 : 5, r;
-	double v[T_COUNT][5];
+	int t, i, runs = smoke ? 1 : 5, r, j;
+	double v[T_COUNT][RUNS_MAX];
 
 	for (t = 0; t < T_COUNT; t++)
 		for (i = 0; i < 16; i++)
 			chan_open(&c[t][i], t, i);
 	for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
 		for (r = 0; r < runs; r++)
-			for (t = 0; t < T_COUNT; t++) {
+			for (j = 0; j < T_COUNT; j++) {
+				t = turn(r, j);
 				for (i = 0; i < counts[k]; i++)
 					f[i] = (struct flow){ .wfd = c[t][i].a, .rfd = c[t][i].b,
 							      .size = 4096,
@@ -396,6 +442,7 @@ static void bench_pairs(void)
 				if (v[t][r] < 0)
 					die("pairs");
 			}
+		report_paired("pairs", counts[k], "mib_s", v, runs);
 		for (t = 0; t < T_COUNT; t++)
 			report_runs("pairs", t, counts[k], "mib_s", v[t], runs);
 	}
