@@ -147,9 +147,10 @@ static void ttypair_throttle(struct tty_struct *tty)
 }
 
 /*
- * The reader's line discipline made room again: undo the throttle, and
- * restart the other end's output, whose writer may be waiting for
- * write_room() to grow (ttypair_tx_kick() wakes it).
+ * The reader's line discipline made room again: undo the throttle. The
+ * other end's writers and FIFO are woken only if they wait for room and
+ * there is some; the flip buffer's work, which n_tty kicks now, wakes them
+ * once it has handed bytes over (ttypair_tx_peer_took()).
  */
 static void ttypair_unthrottle(struct tty_struct *tty)
 {
@@ -159,7 +160,7 @@ static void ttypair_unthrottle(struct tty_struct *tty)
 		ttypair_send_xchar(tp, START_CHAR(tty));
 	if (C_CRTSCTS(tty))
 		ttypair_modem_set(tp, 0, TIOCM_RTS);
-	ttypair_tx_kick(ttypair_peer(tp));
+	ttypair_tx_peer_took(tp);
 }
 
 /* tcflow(TCIOFF/TCION): XOFF/XON go out ahead of queued data */

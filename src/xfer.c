@@ -639,7 +639,8 @@ void ttypair_tx_room_made(struct ttypair_port *src)
  * before this reads the peer's note, and the peer notes before it looks at
  * the room again (ttypair_tx_wait_room()).
  *
- * Context: the flip buffer's work, just after it handed bytes over.
+ * Context: the flip buffer's work, just after it handed bytes over; or
+ * @dst's unthrottle.
  */
 void ttypair_tx_peer_took(struct ttypair_port *dst)
 {
