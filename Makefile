@@ -92,9 +92,10 @@ check:
 check-all:
 	@TTYPAIR_SUITE=all TTYPAIR_TARGETS="$(TARGETS)" bash tests/run.sh
 
-# make bench BENCH_TARGET=sid-7.2: another target of tests/targets
+# make bench BENCH_TARGET=sid-7.2: another target of tests/targets;
+# BENCH_CLOCK=icount: the data rows timed by the guest's instructions
 bench:
-	@TTYPAIR_BENCH_TARGET="$(BENCH_TARGET)" bash scripts/bench.sh
+	@TTYPAIR_BENCH_TARGET="$(BENCH_TARGET)" TTYPAIR_BENCH_CLOCK="$(BENCH_CLOCK)" bash scripts/bench.sh
 
 # the debug kernel of the trixie-6.12-debug target, built or found in the cache
 debug-kernel:

@@ -6,6 +6,14 @@
 # Writes out/bench/bench.md, bench.json and targets.md; the results of the
 # bench before are kept as previous-results.txt, and the report shows their
 # ratios next to this run's.
+#
+# BENCH_CLOCK=icount (TTYPAIR_BENCH_CLOCK) measures the data sections
+# (streams, round trips, many pairs) in a guest whose clock counts its
+# instructions (QEMU -icount shift=0,sleep=off: 1 ns each, idle time
+# skipped): the host's load does not enter, and the rows say how much work
+# each transport does per byte, the same from one bench to the next. It
+# runs the guest's CPUs in turn on one host thread, about 3 times slower
+# than the default; its report goes to out/bench-icount/.
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
@@ -13,7 +21,17 @@ TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/qemu.sh"
 TTYPAIR_STAGE=bench
 TARGET=${TTYPAIR_BENCH_TARGET:-bookworm-6.1}
-OUT=${TTYPAIR_BENCH_OUT:-$TTYPAIR_SRC/out/bench}
+CLOCK=${TTYPAIR_BENCH_CLOCK:-real}
+genv="export TTYPAIR_GUEST_MODE=bench"
+case $CLOCK in
+real)	ACCEL=tcg
+	OUT=${TTYPAIR_BENCH_OUT:-$TTYPAIR_SRC/out/bench} ;;
+icount)	ACCEL=tcg-icount
+	OUT=${TTYPAIR_BENCH_OUT:-$TTYPAIR_SRC/out/bench-icount}
+	export TTYPAIR_QEMU_ARGS="-icount shift=0,sleep=off" TTYPAIR_QEMU_TIMEOUT=3600
+	genv="$genv TTYPAIR_BENCH_SECTIONS='stream latency pairs'" ;;
+*)	die "BENCH_CLOCK is real (the default) or icount, not $CLOCK" ;;
+esac
 W=$TTYPAIR_OUT/bench
 ROOT=$W/root
 TTYPAIR_RESULTS=$W/results	# not the results of the last make check
@@ -43,7 +61,7 @@ in_chroot "$ROOT" make -C /root/ttypair-src KVER="$KVER" > "$W/build.log" 2>&1 |
 mkdir -p "$ROOT/lib/modules/$KVER/updates"
 cp "$ROOT/root/ttypair-src/ttypair.ko" "$ROOT/lib/modules/$KVER/updates/"
 in_chroot "$ROOT" depmod "$KVER"
-guest_prepare "$ROOT" "$(ttypair_version)" "export TTYPAIR_GUEST_MODE=bench" "$W/gcc.log" ||
+guest_prepare "$ROOT" "$(ttypair_version)" "$genv" "$W/gcc.log" ||
 	{ cat "$W/gcc.log"; die "the guest's programs did not build"; }
 guest_run bench "$W" "$ROOT" "$KVER" > "$W/guest.log" 2>&1
 grep -q '^BENCH done' "$W/results.txt" || { tail -n 30 "$W/results.txt"; die "the benchmarks did not finish; see $W/console.log"; }
@@ -54,7 +72,7 @@ if [ -f "$OUT/results.txt" ]; then
 	cp "$OUT/results.txt" "$OUT/previous-results.txt"
 	prev=$OUT/previous-results.txt
 fi
-sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/results.txt" "$KVER" tcg "$OUT" $prev || exit 1
+sh "$TTYPAIR_SRC/scripts/bench-report.sh" "$W/results.txt" "$KVER" "$ACCEL" "$OUT" $prev || exit 1
 cp "$W/results.txt" "$OUT/results.txt"
 [ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"
 echo

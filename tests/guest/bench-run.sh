@@ -5,7 +5,8 @@
 # cost of idle full pairs with 16 static pairs, baud-rate emulation at
 # scale with 256, then the scale section with none, so that it can make
 # max_pairs pairs in configfs. Prints the BENCH lines; the caller adds
-# "BENCH done" when it succeeded.
+# "BENCH done" when it succeeded. TTYPAIR_BENCH_SECTIONS (from the host)
+# limits it to some of: stream latency pairs baud idle baudscale scale.
 #   bench_run [--smoke]
 # Sourced after tap.sh; leaves the module unloaded.
 T=${T:-/opt/ttypair-tests}
@@ -13,6 +14,13 @@ T=${T:-/opt/ttypair-tests}
 bench_part() {	# bench_part COMMAND...: run it, print its BENCH lines
 	"$@" > /run/bench.part 2>&1 || { cat /run/bench.part; return 1; }
 	grep '^BENCH ' /run/bench.part | grep -v '^BENCH done$'
+}
+
+bench_section() {	# bench_section NAME: whether this run measures it
+	case " ${TTYPAIR_BENCH_SECTIONS:-stream latency pairs baud idle baudscale scale} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
 }
 
 bench_run() {
@@ -23,19 +31,26 @@ bench_run() {
 	mountpoint -q /sys/kernel/config ||
 		mount -t configfs configfs /sys/kernel/config || return 1
 	for s in stream latency pairs baud; do
+		bench_section $s || continue
 		bench_part "$T/ttypair-bench" "$@" --only $s --static 16 || return 1
 	done
-	# shellcheck disable=SC2086
-	bench_part "$T/ttypair-idle" $idle || return 1
-	# shellcheck disable=SC2086
-	bench_part "$T/ttypair-idle" --pty $idle || return 1
+	if bench_section idle; then
+		# shellcheck disable=SC2086
+		bench_part "$T/ttypair-idle" $idle || return 1
+		# shellcheck disable=SC2086
+		bench_part "$T/ttypair-idle" --pty $idle || return 1
+	fi
 	rmmod ttypair || return 1
-	modprobe ttypair pairs=256 || return 1
-	bench_part "$T/ttypair-bench" "$@" --only baudscale --static 256 || return 1
-	rmmod ttypair || return 1
-	modprobe ttypair pairs=0 || return 1
-	bench_part "$T/ttypair-bench" "$@" --only scale --static 0 || return 1
-	rmmod ttypair
+	if bench_section baudscale; then
+		modprobe ttypair pairs=256 || return 1
+		bench_part "$T/ttypair-bench" "$@" --only baudscale --static 256 || return 1
+		rmmod ttypair || return 1
+	fi
+	if bench_section scale; then
+		modprobe ttypair pairs=0 || return 1
+		bench_part "$T/ttypair-bench" "$@" --only scale --static 0 || return 1
+		rmmod ttypair || return 1
+	fi
 }
 
 # The rows a smoke run must have: section, transports, parameters, metrics

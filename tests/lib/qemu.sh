@@ -9,6 +9,8 @@
 : "${TTYPAIR_QEMU_MEM:=2048}"
 : "${TTYPAIR_QEMU_TIMEOUT:=1500}"
 : "${TTYPAIR_BOOT_TIMEOUT:=300}"
+# TTYPAIR_QEMU_ARGS: more QEMU options (make bench BENCH_CLOCK=icount)
+: "${TTYPAIR_QEMU_ARGS:=}"
 # TTYPAIR_KERNEL_ARGS: more kernel parameters for the guests (for example
 # slub_debug=U,kmalloc-4k to see who holds memory)
 
@@ -38,12 +40,13 @@ qemu_boot() {
 	# a kernel with its drivers built in (the debug kernel) has no initrd
 	_rd=$2
 	[ -f "$_rd" ] || _rd=
+	# shellcheck disable=SC2086 # TTYPAIR_QEMU_ARGS: options, split
 	timeout --foreground -k 10 "$TTYPAIR_QEMU_TIMEOUT" \
 	qemu-system-x86_64 -accel tcg -cpu max -smp "$_smp" -m "$TTYPAIR_QEMU_MEM" \
 		-no-reboot -display none -monitor none -nodefaults \
 		-kernel "$1" ${_rd:+-initrd} ${_rd:+"$_rd"} \
 		-drive "file=$3,format=raw,if=virtio,cache=unsafe" \
-		-serial "file:$4" -serial "file:$5" \
+		-serial "file:$4" -serial "file:$5" $TTYPAIR_QEMU_ARGS \
 		-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 \
 init=/opt/ttypair-tests/init.sh panic=-1 oops=panic softlockup_panic=0 \
 loglevel=7 printk.time=1 net.ifnames=0 mitigations=off tsc=reliable\
