@@ -35,13 +35,16 @@ for f in $charts; do
 		{ echo "bench-charts: incomplete $f data in $RESULTS" >&2; exit 1; }
 done
 
-gnuplot <<EOG
-set terminal svg size 720,420 dynamic font "Helvetica,12" background "white"
+# the look of every chart
+style='set terminal svg size 720,420 dynamic font "Helvetica,12" background "white"
 set key top left
 set grid
 set style line 1 lc rgb "#1f77b4" lw 2 pt 7
 set style line 2 lc rgb "#ff7f0e" lw 2 pt 5
-set style line 3 lc rgb "#2ca02c" lw 2 pt 9
+set style line 3 lc rgb "#2ca02c" lw 2 pt 9'
+
+gnuplot <<EOG
+$style
 
 set output "$OUT/throughput.svg"
 set title "One-way throughput by write size (kernel $KERNEL, QEMU TCG)"
@@ -72,11 +75,7 @@ EOG
 case $charts in *baud) ;; *) echo "bench-charts: throughput.svg, latency.svg in $OUT"; exit 0 ;; esac
 
 gnuplot <<EOG
-set terminal svg size 720,420 dynamic font "Helvetica,12" background "white"
-set key top left
-set grid
-set style line 1 lc rgb "#1f77b4" lw 2 pt 7
-set style line 2 lc rgb "#ff7f0e" lw 2 pt 5
+$style
 set output "$OUT/baud-error.svg"
 set autoscale x
 set title "Baud-rate emulation: error against the ideal rate (kernel $KERNEL)"
