@@ -218,6 +218,7 @@ struct ttypair_txq {
  * @port: the tty_port; its flip buffer is this end's receive queue
  * @pair: the pair this end belongs to
  * @id: TTYPAIR_END_A or TTYPAIR_END_B
+ * @peer: the other end of the pair
  * @dev: the registered tty device, NULL before registration
  * @installed: a tty was installed on this end (tty_mutex serialises it)
  * @hangup_work: hangs the end up when its carrier drops (see modem.c)
@@ -247,6 +248,7 @@ struct ttypair_port {
 	struct tty_port port;
 	struct ttypair_pair *pair;
 	enum ttypair_end_id id;
+	struct ttypair_port *peer;
 	struct device *dev;
 	bool installed;
 	struct work_struct hangup_work;
@@ -339,8 +341,7 @@ static inline struct ttypair_port *ttypair_end(struct ttypair_pair *pair,
 
 static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 {
-	return ttypair_end(tp->pair, tp->id == TTYPAIR_END_A ? TTYPAIR_END_B :
-							 TTYPAIR_END_A);
+	return tp->peer;
 }
 
 /* A null-modem cable: RTS to CTS, DTR to DSR and DCD, no ring */
@@ -393,12 +394,11 @@ void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_tx_room_made(struct ttypair_port *src);
-void ttypair_tx_peer_took(struct ttypair_port *dst);
 void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
 void ttypair_tx_reset(struct ttypair_port *tp);
 
 /* rx.c: what the receiving end sees: masking, errors, breaks */
-size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
+size_t ttypair_rx_convert(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
 void ttypair_rx_break(struct ttypair_port *dst);
 void ttypair_rx_ops_init(void);
@@ -415,7 +415,7 @@ int ttypair_wiring_parse(const char *buf, struct ttypair_wiring *wiring);
 int ttypair_wiring_format(const struct ttypair_wiring *wiring, char *buf,
 			  size_t size);
 unsigned int ttypair_inputs_refresh(struct ttypair_port *tp);
-void ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed);
+void __ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed);
 void ttypair_modem_set(struct ttypair_port *tp, unsigned int clear,
 		       unsigned int set);
 void ttypair_set_wiring(struct ttypair_port *tp,
@@ -458,5 +458,90 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 /* configfs.c: named pairs made and removed at run time */
 int ttypair_configfs_register(void);
 void ttypair_configfs_unregister(void);
+
+/**
+ * ttypair_inputs_notify() - act on changed inputs of an end
+ * @tp: the end
+ * @changed: what ttypair_inputs_refresh() returned
+ *
+ * Nothing to do, and no call, when nothing changed: every write passes
+ * here.
+ *
+ * Context: process or softirq context, pair->lock not held.
+ */
+static inline void ttypair_inputs_notify(struct ttypair_port *tp,
+					 unsigned int changed)
+{
+	if (changed)
+		__ttypair_inputs_notify(tp, changed);
+}
+
+/**
+ * ttypair_tx_peer_took() - an end's line discipline took received bytes
+ * @dst: the end
+ *
+ * Calls ttypair_tx_room_made() for the peer if it waits for room and there
+ * is room. Without the pair's lock in the common case, where nothing
+ * waits: the flip buffer frees an emptied buffer with a full barrier
+ * before this reads the peer's note, and the peer notes before it looks at
+ * the room again (see xfer.c).
+ *
+ * Context: the flip buffer's work, just after it handed bytes over; or
+ * @dst's unthrottle.
+ */
+static inline void ttypair_tx_peer_took(struct ttypair_port *dst)
+{
+	struct ttypair_port *src = ttypair_peer(dst);
+
+	if (READ_ONCE(src->txq.wait_room) &&
+	    tty_buffer_space_avail(&dst->port))
+		ttypair_tx_room_made(src);
+}
+
+/*
+ * Characters went into @dst's receive queue: hand them to its line
+ * discipline, under the lock that serialises every producer of that flip
+ * buffer (the pty fix for CVE-2022-1462), and count them. Lock held.
+ */
+static inline void ttypair_rx_pushed(struct ttypair_port *dst, size_t done)
+{
+	if (!done)
+		return;
+	tty_flip_buffer_push(&dst->port);
+	dst->stats.rx += done;
+	dst->icount.rx += done;
+}
+
+/**
+ * ttypair_rx_deliver() - receive characters sent by the peer
+ * @src: the sending end
+ * @dst: the receiving end, open
+ * @buf: the characters as written
+ * @count: how many
+ *
+ * Plain bytes (8 bits at both ends, CREAD on, no error injected, no noise,
+ * not strict) are copied into @dst's receive queue here, inline, as every
+ * write passes here; ttypair_rx_convert() takes the others.
+ *
+ * Context: pair->lock held; does not sleep.
+ * Return: how many were taken; fewer than @count when @dst's receive queue
+ * is full. Characters dropped because of IGNPAR or CREAD count as taken.
+ */
+static inline size_t ttypair_rx_deliver(struct ttypair_port *src,
+					struct ttypair_port *dst,
+					const u8 *buf, size_t count)
+{
+	struct ttypair_pair *pair = src->pair;
+	size_t done;
+
+	lockdep_assert_held(&pair->lock);
+	if (src->line.data_bits != 8 || dst->line.data_bits != 8 ||
+	    !dst->line.cread || dst->inject != TTYPAIR_INJECT_NONE ||
+	    pair->noise_ppm || pair->strict)
+		return ttypair_rx_convert(src, dst, buf, count);
+	done = tty_insert_flip_string(&dst->port, buf, count);
+	ttypair_rx_pushed(dst, done);
+	return done;
+}
 
 #endif /* TTYPAIR_H */

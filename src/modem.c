@@ -266,9 +266,9 @@ void ttypair_modem_flush(struct ttypair_port *tp)
 }
 
 /**
- * ttypair_inputs_notify() - act on changed inputs of an end
+ * __ttypair_inputs_notify() - act on changed inputs of an end
  * @tp: the end
- * @changed: what ttypair_inputs_refresh() returned
+ * @changed: what ttypair_inputs_refresh() returned, not 0
  *
  * Wakes TIOCMIWAIT, wakes opens waiting for carrier, hangs the end up when
  * its carrier drops while it watches carrier (CLOCAL clear), and restarts
@@ -276,13 +276,11 @@ void ttypair_modem_flush(struct ttypair_port *tp)
  *
  * Context: process or softirq context, pair->lock not held.
  */
-void ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed)
+void __ttypair_inputs_notify(struct ttypair_port *tp, unsigned int changed)
 {
 	unsigned long flags;
 	unsigned int msr;
 
-	if (!changed)
-		return;
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	msr = tp->msr;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);

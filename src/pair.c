@@ -99,6 +99,8 @@ static struct ttypair_pair *ttypair_pair_alloc(int index)
 
 		tp->pair = pair;
 		tp->id = i;
+		tp->peer = ttypair_end(pair, i == TTYPAIR_END_A ? TTYPAIR_END_B :
+							   TTYPAIR_END_A);
 		tp->wiring = ttypair_defaults.wiring;
 		ttypair_tty_port_init(tp);
 		ttypair_modem_init(tp);

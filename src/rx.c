@@ -194,21 +194,22 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 }
 
 /**
- * ttypair_rx_deliver() - receive characters sent by the peer
+ * ttypair_rx_convert() - receive characters that a UART would change
  * @src: the sending end
  * @dst: the receiving end, open
  * @buf: the characters as written
  * @count: how many
  *
- * A receiver without CREAD discards what arrives, as a UART's driver does
- * (the characters still count as received in TIOCGICOUNT, not in the
- * pair's byte counters).
+ * What ttypair_rx_deliver() does not take itself: a receiver without CREAD
+ * discards what arrives, as a UART's driver does (the characters still
+ * count as received in TIOCGICOUNT, not in the pair's byte counters);
+ * otherwise characters are masked and flagged one by one, or copied when
+ * nothing applies to them (strict mode with matching settings).
  *
  * Context: pair->lock held; does not sleep.
- * Return: how many were taken; fewer than @count when @dst's receive queue
- * is full. Characters dropped because of IGNPAR or CREAD count as taken.
+ * Return: as ttypair_rx_deliver().
  */
-size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
+size_t ttypair_rx_convert(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count)
 {
 	size_t done;
@@ -219,21 +220,13 @@ size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 		return count;
 	}
 	if (ttypair_rx_plain(src, dst)) {
-		/*
-		 * Insert and push under the lock that serialises every producer
-		 * of dst's flip buffer (the pty fix for CVE-2022-1462).
-		 */
 		done = tty_insert_flip_string(&dst->port, buf, count);
 	} else {
 		for (done = 0; done < count; done++)
 			if (!ttypair_rx_char(src, dst, buf[done]))
 				break;
 	}
-	if (done) {
-		tty_flip_buffer_push(&dst->port);
-		dst->stats.rx += done;
-		dst->icount.rx += done;
-	}
+	ttypair_rx_pushed(dst, done);
 	return done;
 }
 

@@ -50,9 +50,12 @@ static bool ttypair_tx_allowed(struct ttypair_port *src)
 	       (!src->line.crtscts || (src->msr & TIOCM_CTS));
 }
 
-/* Hand bytes to the peer's receiver, or drop them if it is closed */
-static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
-				 size_t count)
+/*
+ * Hand bytes to the peer's receiver, or drop them if it is closed. Inline:
+ * every write without the FIFO passes here.
+ */
+static __always_inline size_t ttypair_tx_deliver(struct ttypair_port *src,
+						 const u8 *buf, size_t count)
 {
 	struct ttypair_port *dst = ttypair_peer(src);
 	size_t done;
@@ -272,6 +275,50 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 	return ret;
 }
 
+/*
+ * A write the FIFO takes: with baud-rate emulation, in RS-485 mode, or
+ * behind bytes it still holds, keeping the order. Lock held. Returns how
+ * many bytes fit.
+ */
+static noinline size_t ttypair_txq_write(struct ttypair_port *src,
+					 const u8 *buf, size_t count)
+{
+	struct ttypair_txq *q = &src->txq;
+	size_t done = 0;
+
+	while (done < count && ttypair_txq_len(q) < TTYPAIR_FIFO_SIZE) {
+		unsigned int off = q->head & (TTYPAIR_FIFO_SIZE - 1);
+		size_t n = min_t(size_t, count - done,
+				 min(TTYPAIR_FIFO_SIZE - off,
+				     TTYPAIR_FIFO_SIZE - ttypair_txq_len(q)));
+
+		memcpy(q->buf + off, buf + done, n);
+		q->head += n;
+		done += n;
+	}
+	ttypair_txq_arm(src);
+	return done;
+}
+
+/*
+ * The peer's receive queue took only @done of @count bytes: note that @src
+ * waits for room, and go on as long as room appeared meanwhile. Lock held.
+ * Returns how many bytes were taken in all.
+ */
+static noinline size_t ttypair_tx_rest(struct ttypair_port *src,
+				       const u8 *buf, size_t done,
+				       size_t count)
+{
+	while (done < count && ttypair_tx_wait_room(src)) {
+		size_t more = ttypair_tx_deliver(src, buf + done, count - done);
+
+		if (!more)
+			break;
+		done += more;
+	}
+	return done;
+}
+
 /**
  * ttypair_xmit() - send bytes written on one end to its peer
  * @src: the end written to
@@ -287,44 +334,26 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 {
 	struct ttypair_pair *pair = src->pair;
-	struct ttypair_txq *q = &src->txq;
 	unsigned int changed = 0;
 	unsigned long flags;
 	size_t done = 0;
 
+	/* An end is active only with its FIFO (ttypair_tx_alloc()). */
 	spin_lock_irqsave(&pair->lock, flags);
-	if (!count || !q->buf) {
-		done = 0;
-	} else if (!src->active) {
+	if (!src->active) {
 		/* Hung up or closing: nothing leaves an end that is not open. */
 		done = count;
 		src->stats.discarded += count;
 	} else if (ttypair_txq_used(src)) {
-		/* Queue behind what the FIFO holds, keeping the order. */
-		if (!ttypair_txq_len(q))
-			changed = ttypair_txq_begin(src, ktime_get());
-		while (done < count && ttypair_txq_len(q) < TTYPAIR_FIFO_SIZE) {
-			unsigned int off = q->head & (TTYPAIR_FIFO_SIZE - 1);
-			size_t n = min_t(size_t, count - done,
-					 min(TTYPAIR_FIFO_SIZE - off,
-					     TTYPAIR_FIFO_SIZE -
-					     ttypair_txq_len(q)));
-
-			memcpy(q->buf + off, buf + done, n);
-			q->head += n;
-			done += n;
+		if (count) {
+			if (!ttypair_txq_len(&src->txq))
+				changed = ttypair_txq_begin(src, ktime_get());
+			done = ttypair_txq_write(src, buf, count);
 		}
-		ttypair_txq_arm(src);
 	} else if (ttypair_tx_allowed(src)) {
 		done = ttypair_tx_deliver(src, buf, count);
-		while (done < count && ttypair_tx_wait_room(src)) {
-			size_t more = ttypair_tx_deliver(src, buf + done,
-							 count - done);
-
-			if (!more)
-				break;
-			done += more;
-		}
+		if (done < count)
+			done = ttypair_tx_rest(src, buf, done, count);
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 	ttypair_inputs_notify(ttypair_peer(src), changed);
@@ -627,26 +656,4 @@ void ttypair_tx_room_made(struct ttypair_port *src)
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 	if (waited)
 		tty_port_tty_wakeup(&src->port);
-}
-
-/**
- * ttypair_tx_peer_took() - an end's line discipline took received bytes
- * @dst: the end
- *
- * Calls ttypair_tx_room_made() for the peer if it waits for room and there
- * is room. Without the pair's lock in the common case, where nothing
- * waits: the flip buffer frees an emptied buffer with a full barrier
- * before this reads the peer's note, and the peer notes before it looks at
- * the room again (ttypair_tx_wait_room()).
- *
- * Context: the flip buffer's work, just after it handed bytes over; or
- * @dst's unthrottle.
- */
-void ttypair_tx_peer_took(struct ttypair_port *dst)
-{
-	struct ttypair_port *src = ttypair_peer(dst);
-
-	if (READ_ONCE(src->txq.wait_room) &&
-	    tty_buffer_space_avail(&dst->port))
-		ttypair_tx_room_made(src);
 }
