@@ -243,6 +243,8 @@ struct ttypair_txq {
  * @icount: TIOCGICOUNT's counters
  * @stats: byte counters
  * @txq: the transmit FIFO
+ * @direct: bytes written on this end go straight into the peer's receive
+ *	queue as they are (see ttypair_tx_route()); under pair->lock
  */
 struct ttypair_port {
 	struct tty_port port;
@@ -269,6 +271,7 @@ struct ttypair_port {
 	struct ttypair_icount icount;
 	struct ttypair_stats stats;
 	struct ttypair_txq txq;
+	bool direct;
 };
 
 /* The settings of a pair that sysfs and configfs read and write as text */
@@ -394,12 +397,14 @@ void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_tx_room_made(struct ttypair_port *src);
+void ttypair_tx_route(struct ttypair_pair *pair);
 void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
 void ttypair_tx_reset(struct ttypair_port *tp);
 
 /* rx.c: what the receiving end sees: masking, errors, breaks */
-size_t ttypair_rx_convert(struct ttypair_port *src, struct ttypair_port *dst,
+size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
+bool ttypair_rx_unchanged(struct ttypair_port *src, struct ttypair_port *dst);
 void ttypair_rx_break(struct ttypair_port *dst);
 void ttypair_rx_ops_init(void);
 void ttypair_rx_port_init(struct ttypair_port *tp);
@@ -512,34 +517,15 @@ static inline void ttypair_rx_pushed(struct ttypair_port *dst, size_t done)
 	dst->icount.rx += done;
 }
 
-/**
- * ttypair_rx_deliver() - receive characters sent by the peer
- * @src: the sending end
- * @dst: the receiving end, open
- * @buf: the characters as written
- * @count: how many
- *
- * Plain bytes (8 bits at both ends, CREAD on, no error injected, no noise,
- * not strict) are copied into @dst's receive queue here, inline, as every
- * write passes here; ttypair_rx_convert() takes the others.
- *
- * Context: pair->lock held; does not sleep.
- * Return: how many were taken; fewer than @count when @dst's receive queue
- * is full. Characters dropped because of IGNPAR or CREAD count as taken.
+/*
+ * Copy characters into @dst's receive queue as they are; lock held.
+ * Returns how many were taken.
  */
-static inline size_t ttypair_rx_deliver(struct ttypair_port *src,
-					struct ttypair_port *dst,
-					const u8 *buf, size_t count)
+static inline size_t ttypair_rx_copy(struct ttypair_port *dst, const u8 *buf,
+				     size_t count)
 {
-	struct ttypair_pair *pair = src->pair;
-	size_t done;
+	size_t done = tty_insert_flip_string(&dst->port, buf, count);
 
-	lockdep_assert_held(&pair->lock);
-	if (src->line.data_bits != 8 || dst->line.data_bits != 8 ||
-	    !dst->line.cread || dst->inject != TTYPAIR_INJECT_NONE ||
-	    pair->noise_ppm || pair->strict)
-		return ttypair_rx_convert(src, dst, buf, count);
-	done = tty_insert_flip_string(&dst->port, buf, count);
 	ttypair_rx_pushed(dst, done);
 	return done;
 }

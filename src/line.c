@@ -139,6 +139,7 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 	ttypair_line_from_termios(&line, &tty->termios, baud, ibaud);
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->line = line;
+	ttypair_tx_route(tp->pair);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
 	tty_port_set_check_carrier(&tp->port, !C_CLOCAL(tty));

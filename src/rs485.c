@@ -141,6 +141,7 @@ static void ttypair_rs485_apply(struct ttypair_port *tp,
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->rs485 = *rs485;
+	ttypair_tx_route(tp->pair);
 	if (rs485->flags & SER_RS485_ENABLED)
 		changed = ttypair_rs485_set_rts(tp, tp->txq.rts_active);
 	else

@@ -194,22 +194,43 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 }
 
 /**
- * ttypair_rx_convert() - receive characters that a UART would change
+ * ttypair_rx_unchanged() - whether characters arrive as they were sent
+ * @src: the sending end
+ * @dst: the receiving end
+ *
+ * True when nothing a UART's receiver does applies to any character from
+ * @src, whatever its value and whatever the line settings are: 8 bits at
+ * both ends, CREAD on at @dst, nothing injected at @dst, no noise, not
+ * strict. ttypair_tx_route() uses it.
+ *
+ * Context: pair->lock held.
+ */
+bool ttypair_rx_unchanged(struct ttypair_port *src, struct ttypair_port *dst)
+{
+	struct ttypair_pair *pair = src->pair;
+
+	return src->line.data_bits == 8 && dst->line.data_bits == 8 &&
+	       dst->line.cread && dst->inject == TTYPAIR_INJECT_NONE &&
+	       !pair->noise_ppm && !pair->strict;
+}
+
+/**
+ * ttypair_rx_deliver() - receive characters sent by the peer
  * @src: the sending end
  * @dst: the receiving end, open
  * @buf: the characters as written
  * @count: how many
  *
- * What ttypair_rx_deliver() does not take itself: a receiver without CREAD
- * discards what arrives, as a UART's driver does (the characters still
- * count as received in TIOCGICOUNT, not in the pair's byte counters);
- * otherwise characters are masked and flagged one by one, or copied when
- * nothing applies to them (strict mode with matching settings).
+ * A receiver without CREAD discards what arrives, as a UART's driver does
+ * (the characters still count as received in TIOCGICOUNT, not in the
+ * pair's byte counters). Characters are masked and flagged one by one, or
+ * copied when nothing applies to them.
  *
  * Context: pair->lock held; does not sleep.
- * Return: as ttypair_rx_deliver().
+ * Return: how many were taken; fewer than @count when @dst's receive queue
+ * is full. Characters dropped because of IGNPAR or CREAD count as taken.
  */
-size_t ttypair_rx_convert(struct ttypair_port *src, struct ttypair_port *dst,
+size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count)
 {
 	size_t done;
@@ -219,14 +240,15 @@ size_t ttypair_rx_convert(struct ttypair_port *src, struct ttypair_port *dst,
 		dst->icount.rx += count;
 		return count;
 	}
-	if (ttypair_rx_plain(src, dst)) {
-		done = tty_insert_flip_string(&dst->port, buf, count);
-	} else {
-		for (done = 0; done < count; done++)
-			if (!ttypair_rx_char(src, dst, buf[done]))
-				break;
-	}
+	if (ttypair_rx_plain(src, dst))
+		return ttypair_rx_copy(dst, buf, count);
+
+	for (done = 0; done < count; done++)
+		if (!ttypair_rx_char(src, dst, buf[done]))
+			break;
 	ttypair_rx_pushed(dst, done);
+	/* An injected error was used up. */
+	ttypair_tx_route(src->pair);
 	return done;
 }
 

@@ -149,6 +149,7 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 		ttypair_noise_seed(pair, val);
 		break;
 	}
+	ttypair_tx_route(pair);
 	spin_unlock_irqrestore(&pair->lock, flags);
 	/* Queued bytes move on at the new pace (or at once). */
 	ttypair_tx_kick(&pair->a);
@@ -216,6 +217,7 @@ static ssize_t inject_store(struct device *dev, struct device_attribute *attr,
 		ret = -EBUSY;	/* one error per character */
 	else
 		tp->inject = kind;
+	ttypair_tx_route(tp->pair);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	return ret ?: count;
 }

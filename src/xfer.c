@@ -50,12 +50,16 @@ static bool ttypair_tx_allowed(struct ttypair_port *src)
 	       (!src->line.crtscts || (src->msr & TIOCM_CTS));
 }
 
-/*
- * Hand bytes to the peer's receiver, or drop them if it is closed. Inline:
- * every write without the FIFO passes here.
- */
-static __always_inline size_t ttypair_tx_deliver(struct ttypair_port *src,
-						 const u8 *buf, size_t count)
+/* Bytes left an end; lock held */
+static void ttypair_tx_sent(struct ttypair_port *src, size_t count)
+{
+	src->stats.tx += count;
+	src->icount.tx += count;
+}
+
+/* Hand bytes to the peer's receiver, or drop them if it is closed */
+static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
+				 size_t count)
 {
 	struct ttypair_port *dst = ttypair_peer(src);
 	size_t done;
@@ -66,8 +70,7 @@ static __always_inline size_t ttypair_tx_deliver(struct ttypair_port *src,
 		return count;
 	}
 	done = ttypair_rx_deliver(src, dst, buf, count);
-	src->stats.tx += done;
-	src->icount.tx += done;
+	ttypair_tx_sent(src, done);
 	return done;
 }
 
@@ -338,13 +341,19 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 	unsigned long flags;
 	size_t done = 0;
 
-	/* An end is active only with its FIFO (ttypair_tx_alloc()). */
 	spin_lock_irqsave(&pair->lock, flags);
-	if (!src->active) {
+	if (src->direct && !ttypair_txq_len(&src->txq) && !src->tx_stopped) {
+		/* The path of most writes: see ttypair_tx_route(). */
+		done = ttypair_rx_copy(ttypair_peer(src), buf, count);
+		ttypair_tx_sent(src, done);
+		if (done < count)
+			done = ttypair_tx_rest(src, buf, done, count);
+	} else if (!src->active) {
 		/* Hung up or closing: nothing leaves an end that is not open. */
 		done = count;
 		src->stats.discarded += count;
 	} else if (ttypair_txq_used(src)) {
+		/* An end is active only with its FIFO (ttypair_tx_alloc()). */
 		if (count) {
 			if (!ttypair_txq_len(&src->txq))
 				changed = ttypair_txq_begin(src, ktime_get());
@@ -539,6 +548,7 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->active = active;
+	ttypair_tx_route(tp->pair);
 	if (active) {
 		tp->breaking = false;
 	} else {
@@ -656,4 +666,34 @@ void ttypair_tx_room_made(struct ttypair_port *src)
 	spin_unlock_irqrestore(&src->pair->lock, flags);
 	if (waited)
 		tty_port_tty_wakeup(&src->port);
+}
+
+/* Whether writes on @src may skip the FIFO and the receiver's checks */
+static bool ttypair_tx_direct(struct ttypair_port *src)
+{
+	struct ttypair_port *dst = ttypair_peer(src);
+
+	return src->active && dst->active && !src->pair->baud_emulation &&
+	       !ttypair_rs485_on(src) && !src->line.crtscts &&
+	       ttypair_rx_unchanged(src, dst);
+}
+
+/**
+ * ttypair_tx_route() - choose the path of writes on both ends of a pair
+ * @pair: the pair
+ *
+ * A write on an end whose @direct is set, with its FIFO empty and its
+ * output not stopped by XOFF, goes straight into the peer's receive queue
+ * as it is, with no check of the settings on the way: both ends are open,
+ * the end has no baud-rate emulation, RS-485 mode or CRTSCTS, and the
+ * peer's receiver changes nothing (ttypair_rx_unchanged()). Whatever
+ * changes one of these calls this, under the lock that guards them all.
+ *
+ * Context: pair->lock held.
+ */
+void ttypair_tx_route(struct ttypair_pair *pair)
+{
+	lockdep_assert_held(&pair->lock);
+	pair->a.direct = ttypair_tx_direct(&pair->a);
+	pair->b.direct = ttypair_tx_direct(&pair->b);
 }
