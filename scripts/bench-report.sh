@@ -120,7 +120,7 @@ check() {	# check TEXT EXPR(awk, over a b): one line of the targets list
 	q=$(get latency paired 1 median_us)
 	[ -n "$q" ] || q=$(awk -v a="$t" -v b="$p" 'BEGIN { print (b > 0 ? a / b : 1e9) }')
 	check "round-trip latency <= 1.0x pty (median of the batch-by-batch ratios)" "$q" 0 "a <= 1.0" \
-		"$(awk -v a="$q" 'BEGIN { printf "%.3fx", a }')"
+		"$(awk -v a="$q" 'BEGIN { printf "%.4fx", a }')"
 	if grep -q '^BENCH idle ttypair ' "$RESULTS"; then
 		i=$(grep -E '^BENCH idle ttypair [0-9]+ (wakeups|traced_wakeups|timer_expiries)_per_s ' "$RESULTS" |
 			tr -d '\r' | awk '{ s += $NF } END { print s + 0 }')
