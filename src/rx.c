@@ -207,11 +207,8 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
  */
 bool ttypair_rx_unchanged(struct ttypair_port *src, struct ttypair_port *dst)
 {
-	struct ttypair_pair *pair = src->pair;
-
-	return src->line.data_bits == 8 && dst->line.data_bits == 8 &&
-	       dst->line.cread && dst->inject == TTYPAIR_INJECT_NONE &&
-	       !pair->noise_ppm && !pair->strict;
+	return dst->line.cread && !src->pair->strict &&
+	       ttypair_rx_plain(src, dst);
 }
 
 /**
