@@ -221,6 +221,15 @@ mgmt_udevd_start() {
 	mkdir -p /etc/udev/rules.d
 	cp "$T/60-ttypair.rules" /etc/udev/rules.d/ || return 1
 	"$_udevd" --daemon || { echo "systemd-udevd did not start"; return 1; }
+	# --daemon may return before the daemon answers on its control
+	# socket (systemd 262's varlink one refused the first connection in
+	# a sid guest): wait until it answers, at most 10 s
+	_i=0
+	until udevadm control --ping 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 50 ] || { echo "systemd-udevd does not answer udevadm control --ping"; return 1; }
+		sleep 0.2
+	done
 	udevadm control --reload
 }
 
