@@ -21,22 +21,33 @@ BUILD_KVER = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 # make check TARGETS="sid-7.2 bullseye-5.10" runs a subset of tests/targets
-# (or of check-all's jobs: i386-6.1, deb-<suite>)
+# (or of check-all's jobs: i386-6.1, arm64-6.12, ..., deb-<suite>)
 TARGETS ?= $(TTYPAIR_TARGETS)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' $(CURDIR)/dkms.conf)
 
-.PHONY: all modules utils clean install uninstall install-utils uninstall-utils \
-	check check-all bench debug-kernel deb dist rpm docs-matrix docs-bench docs-diagram readme-matrix readme-bench help version
+.PHONY: all modules utils clean install uninstall install-dkms install-utils uninstall-dkms uninstall-utils \
+	check check-all bench debug-kernel deb dist rpm archlinux docs-matrix docs-bench docs-diagram readme-matrix readme-bench help version
 
-# ttypairctl and what `make install` puts outside DKMS. Packages set
-# DESTDIR, PREFIX and the distribution's CFLAGS/LDFLAGS; the udev rules go
-# where udev reads them (UDEVRULESDIR), by default the administrator's
-# directory, since a package owns /lib/udev/rules.d.
+# Where `make install` puts things. Packages set DESTDIR, PREFIX (/usr) and
+# the distribution's CFLAGS/LDFLAGS. The udev rules go where udev reads
+# them: the administrator's /etc/udev/rules.d for an install by hand (PREFIX
+# /usr/local), the distribution's /usr/lib/udev/rules.d for PREFIX /usr. The
+# module's sources always go to /usr/src/ttypair-<version>, where dkms
+# looks for them.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+ifeq ($(PREFIX),/usr)
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
+else
 UDEVRULESDIR ?= /etc/udev/rules.d
+endif
+DKMSSRCDIR ?= /usr/src/ttypair-$(VERSION)
+# what dkms builds from
+DKMS_SOURCES = dkms.conf Kbuild Makefile $(sort $(wildcard src/*.c include/*.h \
+	include/uapi/*.h compat/probes/*.c compat/probes/README))
+UTILS_FILES = $(BINDIR)/ttypairctl $(MANDIR)/man4/ttypair.4 $(MANDIR)/man8/ttypairctl.8
 CC ?= cc
 CFLAGS ?= -O2 -g -Wall -Wextra
 
@@ -57,16 +68,26 @@ utils/ttypairctl: utils/ttypairctl.c dkms.conf
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DTTYPAIR_VERSION='"$(VERSION)"' \
 		-o $@ utils/ttypairctl.c $(LDFLAGS)
 
-# ttypairctl, the manual pages and the udev rules into DESTDIR
+# What a package of the module has (ttypair-dkms, dkms-ttypair): the
+# sources, as dkms wants them, and the udev rules, into DESTDIR
+install-dkms:
+	@for f in $(DKMS_SOURCES); do \
+		install -D -m 644 $$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
+	done
+	install -D -m 644 udev/60-ttypair.rules $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
+
+uninstall-dkms:
+	rm -rf $(DESTDIR)$(DKMSSRCDIR)
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
+
+# What a package of the tools has: ttypairctl and the manual pages
 install-utils: utils
 	install -D -m 755 utils/ttypairctl $(DESTDIR)$(BINDIR)/ttypairctl
 	install -D -m 644 docs/man/ttypair.4 $(DESTDIR)$(MANDIR)/man4/ttypair.4
 	install -D -m 644 docs/man/ttypairctl.8 $(DESTDIR)$(MANDIR)/man8/ttypairctl.8
-	install -D -m 644 udev/60-ttypair.rules $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
 
 uninstall-utils:
-	rm -f $(DESTDIR)$(BINDIR)/ttypairctl $(DESTDIR)$(MANDIR)/man4/ttypair.4 \
-		$(DESTDIR)$(MANDIR)/man8/ttypairctl.8 $(DESTDIR)$(UDEVRULESDIR)/60-ttypair.rules
+	rm -f $(addprefix $(DESTDIR),$(UTILS_FILES))
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
@@ -74,15 +95,26 @@ clean:
 	rm -f *.ko *.mod *.mod.c *.mod.o *.o .*.cmd modules.order Module.symvers
 	rm -f src/*.o src/.*.cmd utils/ttypairctl
 
+# With DESTDIR (a package's build: PKGBUILD, ebuild, spec) only files are
+# staged there, the GNU way: nothing on this system is run or changed.
+# Without, the one command of the README: DKMS, the package manager where
+# something is missing, modprobe and udev (scripts/dkms-install.sh).
+ifneq ($(DESTDIR),)
+install: install-dkms install-utils
+
+uninstall: uninstall-dkms uninstall-utils
+else
 install:
-	@sh scripts/dkms-install.sh
+	@TTYPAIR_KVER="$(KVER)" TTYPAIR_FILES="$(UTILS_FILES) $(UDEVRULESDIR)/60-ttypair.rules" \
+		sh scripts/dkms-install.sh
 	@$(MAKE) --no-print-directory install-utils
 	@sh scripts/udev-reload.sh
 
 uninstall:
-	@sh scripts/dkms-uninstall.sh
-	@$(MAKE) --no-print-directory uninstall-utils
+	@TTYPAIR_FILES="$(UTILS_FILES) $(UDEVRULESDIR)/60-ttypair.rules" sh scripts/dkms-uninstall.sh
+	@$(MAKE) --no-print-directory uninstall-dkms uninstall-utils
 	@sh scripts/udev-reload.sh
+endif
 
 # check: what CI runs (the oldest and the newest kernel, one package
 # lifecycle); check-all: every target (tests/run.sh says what each runs)
@@ -110,6 +142,9 @@ dist:
 rpm:
 	@sh scripts/make-rpm.sh $(CURDIR)/out/rpm
 
+archlinux:
+	@sh scripts/make-archlinux.sh $(CURDIR)/out/archlinux
+
 docs-matrix:
 	@sh scripts/update-docs-matrix.sh
 
@@ -131,11 +166,17 @@ help:
 	@echo
 	@echo "  make [KVER=<release>|KDIR=<dir>]  build ttypair.ko for one kernel (default: the running one)"
 	@echo "  make clean                        remove everything the build made"
-	@echo "  sudo make install                 register with DKMS, build and install for every"
-	@echo "                                    installed kernel with headers, load it if possible;"
-	@echo "                                    ttypairctl and man pages under PREFIX (/usr/local),"
-	@echo "                                    udev rules in UDEVRULESDIR (/etc/udev/rules.d)"
+	@echo "  sudo make install [KVER=...]      register with DKMS, build and install for every"
+	@echo "                                    installed kernel with headers (installing those of"
+	@echo "                                    the running kernel, or KVER, and their flavour's"
+	@echo "                                    metapackage), load it if possible; ttypairctl and"
+	@echo "                                    man pages under PREFIX (/usr/local), udev rules in"
+	@echo "                                    UDEVRULESDIR (/etc/udev/rules.d)"
 	@echo "  sudo make uninstall               remove all of that again"
+	@echo "  make install DESTDIR=... [PREFIX=/usr]"
+	@echo "                                    stage the files only (for packages): the sources"
+	@echo "                                    in /usr/src/ttypair-<version>, ttypairctl, man"
+	@echo "                                    pages, udev rules; nothing on this system changes"
 	@echo "  make utils                        build utils/ttypairctl only"
 	@echo "  sudo make check [TARGETS=...]     the test suite CI runs: static checks, the packages"
 	@echo "                                    and their lints, the oldest and the newest kernel"
@@ -158,4 +199,6 @@ help:
 	@echo "  make dist                         the release tarball out/ttypair-<version>.tar.gz (from git)"
 	@echo "  make rpm                          the SRPM, dkms-ttypair and ttypair-utils RPMs from it,"
 	@echo "                                    with rpmlint, into out/rpm/"
+	@echo "  make archlinux                    the Arch Linux packages ttypair-dkms and ttypairctl,"
+	@echo "                                    built with makepkg from archlinux/*/PKGBUILD, into out/archlinux/"
 	@echo "  make version                      print the version"

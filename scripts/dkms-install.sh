@@ -1,51 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make install`: register this tree with DKMS, build and install the module
-# for every installed kernel that has headers, load it if the running kernel
-# is one of them, and show `dkms status`.
+# `make install` (without DESTDIR): register this tree with DKMS, build and
+# install the module for every installed kernel that has headers, load it if
+# the running kernel is one of them, and show `dkms status`.
 #
-# Missing tools (dkms, make, a compiler) and the running kernel's headers are
-# installed with the distribution's package manager when there is one.
+# Missing tools (dkms, make, a compiler), the headers of the running kernel
+# (or of KVER, if make was given one) and the headers metapackage of its
+# flavour, which brings the headers of the kernels to come, are installed
+# with the distribution's package manager when there is one.
+#
+# Environment (set by the Makefile): TTYPAIR_KVER, the kernel to make sure
+# of; TTYPAIR_FILES, the files install-dkms and install-utils will write
+# besides the sources.
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-NAME=ttypair
+. "$SRC/scripts/install-lib.sh"
 VER=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$SRC/dkms.conf")
 DEST=/usr/src/$NAME-$VER
 RUNNING=$(uname -r)
-
-say() { echo "ttypair: $*"; }
-die() { echo "ttypair: $*" >&2; exit 1; }
+KVER=${TTYPAIR_KVER:-$RUNNING}
 
 [ -n "$VER" ] || die "no PACKAGE_VERSION in $SRC/dkms.conf"
 [ "$(id -u)" = 0 ] || die "installing needs root: run 'sudo make install'"
-
-pkgmgr() {
-	for p in apt-get dnf zypper; do
-		command -v $p > /dev/null 2>&1 && { echo $p; return; }
-	done
-	echo none
-}
-
-# headers_pkg KVER: the package holding the build directory of KVER
-headers_pkg() {
-	case $(pkgmgr) in
-	apt-get) echo "linux-headers-$1" ;;
-	dnf) echo "kernel-devel-$1" ;;
-	zypper) echo "kernel-default-devel" ;;
-	*) echo "the headers (build directory) of kernel $1" ;;
-	esac
-}
-
-pkg_install() {
-	say "installing $* with $(pkgmgr)"
-	case $(pkgmgr) in
-	apt-get) DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" ;;
-	dnf) dnf install -y "$@" ;;
-	zypper) zypper --non-interactive install "$@" ;;
-	*) return 1 ;;
-	esac
-}
+# shellcheck disable=SC2086
+refuse_if_packaged install ${TTYPAIR_FILES:-}
 
 # Tools
 missing=
@@ -59,15 +38,36 @@ if [ -n "$missing" ]; then
 	pkg_install $missing || die "could not install:$missing"
 fi
 
-# Headers of the running kernel, when this machine runs a kernel of its own
-# distribution (not in a container or chroot, where uname -r is the host's).
-if [ ! -d "/lib/modules/$RUNNING/build" ] && [ -d "/lib/modules/$RUNNING/kernel" ]; then
-	if [ "$(pkgmgr)" != none ]; then
-		pkg_install "$(headers_pkg "$RUNNING")" ||
-			say "could not install $(headers_pkg "$RUNNING"); continuing with the kernels that have headers"
-	else
-		say "missing: $(headers_pkg "$RUNNING")"
+# The headers of KVER and its flavour's metapackage, when KVER is a kernel
+# of this machine's distribution (not in a container or a chroot, where
+# uname -r is the host's)
+if [ -d "/lib/modules/$KVER/kernel" ] && [ "$(pkgmgr)" != none ]; then
+	want=
+	[ -d "/lib/modules/$KVER/build" ] || want=$(headers_pkg "$KVER")
+	meta=$(headers_meta "$KVER")
+	if [ -n "$meta" ] && ! pkg_installed "$meta"; then
+		want="$want $meta"
 	fi
+	for p in $want; do
+		pkg_install "$p" && continue
+		case $p in
+		kernel-devel-*)
+			newest=$(fedora_newest_devel)
+			say "the repositories have no $p: they keep the headers of the newest kernel" \
+			    "only (${newest:-none found}), and this machine runs $KVER. Update the kernel" \
+			    "(sudo dnf upgrade kernel kernel-devel), reboot, and run 'sudo make install' again"
+			;;
+		"$meta")
+			say "could not install $p: kernels installed later get ttypair only" \
+			    "if their headers are installed too"
+			;;
+		*)
+			say "could not install $p; going on with the kernels that have headers"
+			;;
+		esac
+	done
+elif [ ! -d "/lib/modules/$KVER/build" ]; then
+	say "kernel $KVER has no headers here: install $(headers_pkg "$KVER")"
 fi
 
 kernels=
@@ -77,7 +77,7 @@ for d in /lib/modules/*/build; do
 	kernels="$kernels ${k##*/}"
 done
 [ -n "$kernels" ] ||
-	die "no kernel headers are installed: install $(headers_pkg "$RUNNING") (or the headers of the kernel you want ttypair for)"
+	die "no kernel headers are installed: install $(headers_pkg "$KVER") (or the headers of the kernel you want ttypair for)"
 
 # Sources: replace any registered version of ttypair by this tree.
 for v in $(dkms status -m $NAME 2>/dev/null | sed -n "s/^$NAME[/,] *\([^,:]*\)[,:].*/\1/p" | sort -u); do
@@ -85,44 +85,56 @@ for v in $(dkms status -m $NAME 2>/dev/null | sed -n "s/^$NAME[/,] *\([^,:]*\)[,
 	dkms remove -m $NAME -v "$v" --all > /dev/null || true
 done
 rm -rf "$DEST"
-mkdir -p "$DEST"
-(cd "$SRC" && tar --exclude=./.git --exclude=./tests/out --exclude='*.o' \
-	--exclude='*.ko' --exclude='.*.cmd' --exclude=./.generated \
-	--exclude=./utils/ttypairctl --exclude=./out -cf - .) |
-	tar -C "$DEST" -xf -
+make -s --no-print-directory -C "$SRC" install-dkms DESTDIR=
 dkms add -m $NAME -v "$VER"
 
-failed=
+# dkms exits 77 (9 before dkms 3.0.10-8 of Debian and 3.0.11) for a
+# kernel dkms.conf's BUILD_EXCLUSIVE_KERNEL excludes: older than ttypair
+# supports. That is a skip, not a failure.
+failed='' skipped='' built=''
 for k in $kernels; do
 	say "building for $k"
-	if ! dkms install -m $NAME -v "$VER" -k "$k"; then
+	rc=0
+	dkms install -m $NAME -v "$VER" -k "$k" || rc=$?
+	if [ "$rc" = 0 ]; then
+		built="$built $k"
+	elif { [ "$rc" = 77 ] || [ "$rc" = 9 ]; } && excluded "$k"; then
+		say "skipped kernel $k: ttypair needs Linux 5.10 or newer"
+		skipped="$skipped $k"
+	else
 		failed="$failed $k"
 	fi
 done
 
-if [ ! -e /proc/modules ]; then
+if [ -z "$built" ]; then
+	say "ttypair is built for no kernel here"
+elif [ ! -e /proc/modules ]; then
 	say "this kernel ($RUNNING) cannot load modules at all (no module support:" \
-	    "a container or a build machine); ttypair is installed for:$kernels" \
+	    "a container or a build machine); ttypair is installed for:$built" \
 	    "and loads when one of those kernels runs"
 elif [ -f /run/.containerenv ] || [ -f /.dockerenv ] ||
 	grep -qa container= /proc/1/environ 2>/dev/null; then
 	say "running in a container: modules cannot be loaded from here;" \
-	    "ttypair is installed for:$kernels"
+	    "ttypair is installed for:$built"
 else
-	case " $kernels " in
+	case " $built " in
 	*" $RUNNING "*)
 		modprobe -r $NAME 2>/dev/null || true
 		if modprobe $NAME; then
 			say "loaded: $(ls /dev | grep -c '^ttyVP[AB]') ports (/dev/ttyVPA<n> <-> /dev/ttyVPB<n>)"
 		else
-			say "modprobe $NAME failed; see 'dmesg' (with Secure Boot on, enrol the DKMS key: mokutil --import /var/lib/dkms/mok.pub)"
+			say "modprobe $NAME failed; see 'dmesg'. With Secure Boot on, enrol the key dkms" \
+			    "signs with: sudo mokutil --import $(mok_certificate "$RUNNING"), then reboot"
 		fi
+		secure_boot_note "$RUNNING"
 		;;
 	*)
-		say "the running kernel $RUNNING has no headers: ttypair will load after a reboot into one of:$kernels"
+		say "the running kernel $RUNNING has no ttypair: it loads after a reboot into one of:$built"
+		secure_boot_note "$RUNNING"
 		;;
 	esac
 fi
 
 dkms status -m $NAME
+[ -z "$skipped" ] || say "skipped (older than Linux 5.10):$skipped"
 [ -z "$failed" ] || die "the build failed for:$failed (see /var/lib/dkms/$NAME/$VER/build/make.log)"

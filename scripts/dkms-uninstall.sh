@@ -1,15 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make uninstall`: unload ttypair, remove every registered version from DKMS
-# and from every kernel, and delete its sources under /usr/src.
+# and from every kernel, and delete its sources under /usr/src; nothing that
+# a package owns (TTYPAIR_FILES: the files it and uninstall-utils remove
+# besides the sources).
 set -eu
-NAME=ttypair
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/scripts/install-lib.sh"
 
-say() { echo "ttypair: $*"; }
-[ "$(id -u)" = 0 ] || { echo "ttypair: uninstalling needs root: run 'sudo make uninstall'" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "uninstalling needs root: run 'sudo make uninstall'"
+# shellcheck disable=SC2086
+refuse_if_packaged uninstall ${TTYPAIR_FILES:-}
 
 if [ -d /sys/module/$NAME ]; then
-	modprobe -r $NAME || { say "ttypair is in use: close its ports first" >&2; exit 1; }
+	modprobe -r $NAME || die "ttypair is in use: close its ports first"
 fi
 
 if command -v dkms > /dev/null 2>&1; then

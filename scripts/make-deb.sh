@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make deb`: build the Debian packages from this tree with
-# dpkg-buildpackage -us -uc inside a clean Debian 12 chroot, run lintian on
-# the .changes, and put the results into one directory.
+# dpkg-buildpackage -us -uc inside a clean chroot of Debian's stable release
+# (13, trixie: its debhelper, lintian and policy), from the orig tarball
+# that `make dist` makes; build them a second time in the same tree and
+# compare the two byte for byte; run lintian on the .changes, and put the
+# results into one directory.
 #   scripts/make-deb.sh [OUTDIR [VERSION]]
 # VERSION (for tests of upgrades) builds the tree as if dkms.conf and
 # debian/changelog said that version.
@@ -20,9 +23,9 @@ TTYPAIR_STAGE=deb
 command -v mmdebstrap > /dev/null ||
 	die "mmdebstrap is missing: apt-get install mmdebstrap"
 
-# The build chroot: Debian 12 with the build dependencies, lintian, and
+# The build chroot: Debian 13 with the build dependencies, lintian, and
 # what autopkgtest-pkg-dkms needs (a kernel's headers, dkms, autodep8).
-tar=$(chroot_tarball bookworm \
+tar=$(chroot_tarball trixie \
 	"build-essential debhelper dh-dkms dpkg-dev fakeroot lintian autopkgtest autodep8 linux-headers-amd64" "")
 work=$(mktemp -d "$TTYPAIR_OUT/debbuild.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -33,12 +36,36 @@ copy_tree "$work/root/build/ttypair"
 if [ -n "$VERSION" ]; then
 	sed -i "s/^PACKAGE_VERSION=\".*\"$/PACKAGE_VERSION=\"$VERSION\"/" \
 		"$work/root/build/ttypair/dkms.conf"
-	sed -i "1s/(.*)/($VERSION)/" "$work/root/build/ttypair/debian/changelog"
+	sed -i "1s/(\(.*\)-\([^-]*\))/($VERSION-\2)/" "$work/root/build/ttypair/debian/changelog"
 fi
+# The orig tarball: make dist of that tree (a copy, without git: its files)
+upstream=$(dpkg-parsechangelog -l "$work/root/build/ttypair/debian/changelog" -S Version)
+upstream=${upstream%-*}
+orig=$(SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$work/root/build/ttypair/debian/changelog" -S Timestamp) \
+	sh "$work/root/build/ttypair/scripts/make-dist.sh" "$work/root/build")
+mv "$orig" "$work/root/build/ttypair_$upstream.orig.tar.gz"
 
 log "dpkg-buildpackage -us -uc"
 in_chroot "$work/root" sh -c 'cd /build/ttypair && dpkg-buildpackage -us -uc' ||
 	die "dpkg-buildpackage failed"
+# Twice in a row (the clean target must restore the tree), and the same
+# packages again, bit for bit
+log "dpkg-buildpackage again in the same tree"
+mkdir -p "$work/root/build/first"
+cp "$work"/root/build/*.deb "$work/root/build/first/"
+if in_chroot "$work/root" sh -c 'cd /build/ttypair && dpkg-buildpackage -us -uc' \
+	> "$work/second.log" 2>&1; then
+	for f in "$work"/root/build/first/*.deb; do
+		if cmp "$f" "$work/root/build/${f##*/}"; then
+			echo "identical: ${f##*/}"
+		else
+			echo "different: ${f##*/}"
+		fi
+	done > "$work/reproducible.log"
+else
+	tail -n 30 "$work/second.log"
+	echo "second build: failed" > "$work/reproducible.log"
+fi
 log "lintian --pedantic --info on the .changes"
 in_chroot "$work/root" sh -c 'cd /build && lintian --pedantic --info --display-experimental ttypair_*.changes' \
 	> "$work/lintian.log" 2>&1 || true
@@ -58,6 +85,7 @@ cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* \
 	"$work"/root/build/ttypair-utils* "$OUT"/
 [ ! -f "$work/autopkgtest.log" ] || cp "$work/autopkgtest.log" "$OUT/"
 cp "$work/lintian.log" "$OUT/lintian.log"
+cp "$work/reproducible.log" "$OUT/reproducible.log"
 ls -l "$OUT"
 echo "--- lintian"
 cat "$OUT/lintian.log"

@@ -5,6 +5,10 @@
 #   scripts/make-dist.sh [OUTDIR [VERSION]]
 # VERSION (for tests of upgrades) makes the tarball as if dkms.conf, the
 # spec and debian/changelog said that version.
+# The tarball is reproducible: its files in name order, owned by root, all
+# with the time SOURCE_DATE_EPOCH (default: the time of the commit, else of
+# debian/changelog's entry), gzip without a name or time of its own. It is
+# also the Debian orig tarball (scripts/make-deb.sh).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$SRC/out}
@@ -13,17 +17,30 @@ NEW=${2:-$VER}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/ttypair-$NEW" "$OUT"
-if git -C "$SRC" rev-parse --git-dir > /dev/null 2>&1; then
+# (a git checkout of its own: a copy of the tree inside another checkout,
+# as the tests make, is made from its files)
+if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse --git-dir > /dev/null 2>&1; then
+	git=yes
+else
+	git=
+fi
+if [ -n "$git" ]; then
 	git -C "$SRC" archive --format=tar HEAD | tar -C "$tmp/ttypair-$NEW" -xf -
 else
 	(cd "$SRC" && tar --exclude=./tests/out --exclude=./out --exclude='*.o' \
 		--exclude='*.ko' --exclude=./.generated -cf - .) | tar -C "$tmp/ttypair-$NEW" -xf -
 fi
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+	{ [ -n "$git" ] && SOURCE_DATE_EPOCH=$(git -C "$SRC" log -1 --format=%ct); } ||
+		SOURCE_DATE_EPOCH=$(date -d "$(sed -n 's/^ -- .*>  //p' "$SRC/debian/changelog" | head -n 1)" +%s)
+fi
 if [ "$NEW" != "$VER" ]; then
 	d=$tmp/ttypair-$NEW
 	sed -i "s/^PACKAGE_VERSION=\"$VER\"$/PACKAGE_VERSION=\"$NEW\"/" "$d/dkms.conf"
 	sed -i "s/^Version:\( *\)$VER$/Version:\1$NEW/" "$d/rpm/ttypair.spec"
-	sed -i "1s/($VER)/($NEW)/" "$d/debian/changelog"
+	sed -i "1s/($VER-/($NEW-/" "$d/debian/changelog"
+	sed -i "s/^pkgver=$VER$/pkgver=$NEW/" "$d"/archlinux/*/PKGBUILD
 fi
-tar -C "$tmp" --owner=0 --group=0 --numeric-owner -czf "$OUT/ttypair-$NEW.tar.gz" "ttypair-$NEW"
+tar -C "$tmp" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
+	--mode='u+rw,go-w,a+rX' --format=gnu -cf - "ttypair-$NEW" | gzip -9n > "$OUT/ttypair-$NEW.tar.gz"
 echo "$OUT/ttypair-$NEW.tar.gz"

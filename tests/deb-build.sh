@@ -14,8 +14,10 @@ D=$TTYPAIR_OUT/deb
 t_version_match() {
 	cl=$(dpkg-parsechangelog -l "$TTYPAIR_SRC/debian/changelog" -S Version 2>/dev/null ||
 		sed -n '1s/^ttypair (\([^)]*\)).*/\1/p' "$TTYPAIR_SRC/debian/changelog")
-	[ "$cl" = "$VER" ] || { echo "debian/changelog says $cl, dkms.conf says $VER"; return 1; }
-	echo "debian/changelog and dkms.conf: $VER"
+	# upstream version, then the Debian revision (3.0 (quilt))
+	[ "${cl%-*}" = "$VER" ] && [ "${cl%-*}" != "$cl" ] ||
+		{ echo "debian/changelog says $cl, dkms.conf says $VER: expected $VER-<revision>"; return 1; }
+	echo "debian/changelog: $cl, dkms.conf: $VER"
 }
 t_check deb_version_is_dkms_version t_version_match
 
@@ -40,8 +42,12 @@ t_contents() {
 		dpkg-deb -c "$deb" | grep -q "\./usr/src/ttypair-$VER/$f\$" ||
 			{ echo "/usr/src/ttypair-$VER/$f missing"; return 1; }
 	done
-	dpkg-deb -c "$deb" | grep -q '\./lib/udev/rules\.d/60-ttypair\.rules$' ||
+	# dh_installudev's directory: /lib/udev/rules.d up to Debian 12,
+	# /usr/lib/udev/rules.d from 13 on
+	dpkg-deb -c "$deb" | grep -Eq '\./(usr/)?lib/udev/rules\.d/60-ttypair\.rules$' ||
 		{ echo "udev rules missing"; return 1; }
+	dpkg-deb -c "$deb" | grep -q "\./usr/share/doc/ttypair-dkms/README.Debian" ||
+		{ echo "no README.Debian (Secure Boot)"; return 1; }
 	dpkg-deb -x "$deb" "$D/x"
 	grep -q "^PACKAGE_VERSION=\"$VER\"\$" "$D/x/usr/src/ttypair-$VER/dkms.conf" || return 1
 	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] || return 1
@@ -49,6 +55,32 @@ t_contents() {
 	dpkg-deb -f "$deb" Depends | grep -q dkms || { echo "no dependency on dkms"; return 1; }
 }
 t_check deb_contents t_contents
+
+# 3.0 (quilt): the orig tarball is make dist's, debian/ apart
+t_source() {
+	dsc=$(ls "$D"/n/ttypair_*.dsc) || return 1
+	cat "$dsc"
+	grep -qx "Format: 3.0 (quilt)" "$dsc" || return 1
+	# ttypairctl is for Linux only, on every architecture
+	grep -qx "Architecture: all linux-any" "$dsc" || return 1
+	grep -q " ttypair_$VER.orig.tar.gz\$" "$dsc" || { echo "no orig tarball"; return 1; }
+	grep -Eq " ttypair_$VER-[^ ]*\.debian\.tar\.xz\$" "$dsc" || { echo "no debian tarball"; return 1; }
+	tar -tzf "$D/n/ttypair_$VER.orig.tar.gz" | grep -qx "ttypair-$VER/dkms.conf" || return 1
+	tar -tJf "$D"/n/ttypair_"$VER"-*.debian.tar.xz | grep -qx "debian/upstream/metadata" ||
+		{ echo "no debian/upstream/metadata"; return 1; }
+}
+t_check deb_source_quilt_orig_from_make_dist t_source
+
+# dpkg-buildpackage twice in a row in one tree: the second build works
+# and makes the same packages, byte for byte
+t_reproducible() {
+	[ -f "$D/n/reproducible.log" ] || return 1
+	cat "$D/n/reproducible.log"
+	grep -q "^identical: ttypair-dkms_" "$D/n/reproducible.log" || return 1
+	grep -q "^identical: ttypair-utils_" "$D/n/reproducible.log" || return 1
+	! grep -Eq "^(different|second build)" "$D/n/reproducible.log"
+}
+t_check deb_builds_twice_reproducibly t_reproducible
 
 t_utils_contents() {
 	deb=$(ls "$D"/n/ttypair-utils_"$VER"_*.deb) || return 1

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel matrix of the last `make check-all` (or `make check`): one row
-# per target from tests/out/<target>/matrix.txt and the target's verdict:
+# per target (a kernel booted in QEMU, or a build for another architecture)
+# from tests/out/<target>/matrix.txt and the target's verdict:
 # all its results (TARGET/... in tests/out/results: the guest's tests, the
 # chroot steps, a guest that did not finish, its kernel log, tests that did
 # not run, the job's exit status), written to tests/out/kernel-matrix.md and
@@ -24,16 +25,16 @@ verdict() {
 	[ "$_s" = 0 ] || printf ', %s skipped' "$_s"
 }
 {
-	echo "| target | Debian suite | kernel release | module compiler | dkms | vermagic | modversions | dkms build | tests (all of the target's) |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| target | architecture | Debian suite | kernel release | module compiler | dkms | vermagic | modversions | build | tests (all of the target's) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		f=$TTYPAIR_OUT/$t/matrix.txt
 		if [ ! -f "$f" ]; then
-			echo "| $t | - | - | - | - | - | - | not run | $(verdict "$t") |"
+			echo "| $t | - | - | - | - | - | - | - | not run | $(verdict "$t") |"
 			continue
 		fi
 		get() { sed -n "s/^$1=//p" "$f" | sed 's/[[:space:]]*$//'; }
-		echo "| $t | $(get suite) | $(get kernel) | $(get compiler) | $(get dkms) |" \
+		echo "| $t | $(get arch) | $(get suite) | $(get kernel) | $(get compiler) | $(get dkms) |" \
 			"\`$(get vermagic)\` | $(get modversions) | $(get build) |" \
 			"$(verdict "$t") |"
 	done
@@ -51,6 +52,8 @@ rel=$TTYPAIR_OUT/reliability.md
 	echo "|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		r=$TTYPAIR_OUT/$t/results.txt
+		# (a build for another architecture boots nothing)
+		[ -f "$r" ] || ! grep -q "^arch=.*built only" "$TTYPAIR_OUT/$t/matrix.txt" 2>/dev/null || continue
 		[ -f "$r" ] || { echo "| $t | not run | - | - | - | - | - |"; continue; }
 		st=$(sed -n 's/^# STRESS //p' "$r" | tail -n 1)
 		fz=$(sed -n 's/^# FUZZ //p' "$r" | tail -n 1)

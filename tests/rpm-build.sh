@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make rpm` twice for the tests: this version (N) into tests/out/rpm/n and
-# the next patch version (N+1) into tests/out/rpm/n1; rpmlint, the package's
-# contents, then the scriptlets (tests/rpm-scriptlets.sh).
+# `make rpm` three times for the tests: this version (N) into tests/out/rpm/n,
+# the same with Release 2 into tests/out/rpm/r2, and the next patch version
+# (N+1) into tests/out/rpm/n1; rpmlint, the package's contents, then the
+# scriptlets (tests/rpm-scriptlets.sh).
 set -u
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
@@ -39,6 +40,12 @@ else
 	t_fail rpm_build_next_version "$(tail -n 1 "$D.n1.log")"
 fi
 cat "$D.n1.log"
+if sh "$TTYPAIR_SRC/scripts/make-rpm.sh" "$D/r2" "$VER" 2 > "$D.r2.log" 2>&1; then
+	t_pass rpm_build_release_bump
+else
+	cat "$D.r2.log"
+	t_fail rpm_build_release_bump "$(tail -n 1 "$D.r2.log")"
+fi
 
 t_rpmlint() {
 	[ -f "$D/n/rpmlint.log" ] || return 1
@@ -64,8 +71,18 @@ t_contents() {
 	grep -qx "PACKAGE_VERSION=\"$VER\"" "$D/x/usr/src/ttypair-$VER/dkms.conf" ||
 		{ echo "dkms.conf in the RPM does not say $VER"; return 1; }
 	rpm -qp --scripts "$rpm"
-	rpm -qp --scripts "$rpm" | grep -q "dkms add -m ttypair -v $VER --rpm_safe_upgrade" || return 1
-	rpm -qp --scripts "$rpm" | grep -q "dkms remove -m ttypair -v $VER --all --rpm_safe_upgrade" || return 1
+	rpm -qp --scripts "$rpm" | grep -q "dkms remove -m ttypair -v $VER --all" || return 1
+	rpm -qp --scripts "$rpm" | grep -q "^posttrans scriptlet" || { echo "no %posttrans"; return 1; }
+	rpm -qp --scripts "$rpm" | grep -q "dkms install -m ttypair -v $VER -k \"\$kernel\" --force" || return 1
+	# what the scriptlets run, ordered before them; and the capability a
+	# kmod package could provide instead
+	rpm -qpR "$rpm" | grep -qx "dkms" || return 1
+	rpm -qp --requires "$rpm" | grep -q "^dkms$" || return 1
+	rpm -qp --qf '[%{REQUIREFLAGS:deptype} %{REQUIRENAME}\n]' "$rpm" | grep -q "preun dkms" ||
+		{ echo "no Requires(preun): dkms"; return 1; }
+	rpm -qp --qf '[%{REQUIREFLAGS:deptype} %{REQUIRENAME}\n]' "$rpm" | grep -q "posttrans dkms" ||
+		{ echo "no Requires(posttrans): dkms"; return 1; }
+	rpm -qp --provides "$rpm" | grep -qx "ttypair-kmod = $VER" || { echo "does not provide ttypair-kmod = $VER"; return 1; }
 	[ -f "$D/n/ttypair-$VER-1.src.rpm" ] || { echo "no SRPM ttypair-$VER-1.src.rpm"; return 1; }
 }
 t_check rpm_contents t_contents
@@ -77,8 +94,8 @@ t_utils_contents() {
 	for f in /usr/bin/ttypairctl /usr/share/man/man4/ttypair.4.gz /usr/share/man/man8/ttypairctl.8.gz; do
 		rpm -qlp "$rpm" | grep -qx "$f" || { echo "$f missing"; return 1; }
 	done
-	rpm -qpR "$rpm" | grep -qx "dkms-ttypair = $VER-1" ||
-		{ echo "does not require dkms-ttypair = $VER-1"; return 1; }
+	rpm -qpR "$rpm" | grep -qx "ttypair-kmod = $VER" ||
+		{ echo "does not require ttypair-kmod = $VER"; return 1; }
 	mkdir -p "$D/xu"
 	(cd "$D/xu" && rpm2cpio "$rpm" | cpio -idm --quiet) || return 1
 	v=$("$D/xu/usr/bin/ttypairctl" --version) || return 1
@@ -91,8 +108,9 @@ n=$D/n/dkms-ttypair-$VER-1.noarch.rpm
 n1=$D/n1/dkms-ttypair-$NEXT-1.noarch.rpm
 u=$D/n/ttypair-utils-$VER-1.$(uname -m).rpm
 u1=$D/n1/ttypair-utils-$NEXT-1.$(uname -m).rpm
-if [ -f "$n" ] && [ -f "$n1" ] && [ -f "$u" ] && [ -f "$u1" ]; then
-	sh "$TTYPAIR_SRC/tests/rpm-scriptlets.sh" "$n" "$n1" "$u" "$u1"
+r2=$D/r2/dkms-ttypair-$VER-2.noarch.rpm
+if [ -f "$n" ] && [ -f "$n1" ] && [ -f "$u" ] && [ -f "$u1" ] && [ -f "$r2" ]; then
+	sh "$TTYPAIR_SRC/tests/rpm-scriptlets.sh" "$n" "$n1" "$u" "$u1" "$r2"
 else
 	t_fail rpm_scriptlets "the RPMs were not built"
 fi

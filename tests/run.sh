@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check` and `make check-all`: the test suite. Installs the tools it
 # needs on this machine, runs the static checks and the package builds, then
-# the queue of jobs: the kernel targets of tests/targets, the i386 build and
-# the package lifecycles. Ends with "N passed, N failed, N skipped" (also
+# the queue of jobs: the kernel targets of tests/targets, the builds for
+# other architectures and the package lifecycles. Ends with "N passed, N failed, N skipped" (also
 # written to tests/out/summary, which `make docs-matrix` reads).
 #
 #   make check      the kernel targets marked "check" in tests/targets (the
 #                   oldest and the newest kernel), the i386 build and the
 #                   bookworm package lifecycle: what CI runs
-#   make check-all  every target, the package lifecycle in four suites
+#   make check-all  every target, the builds for i386, arm64 and armhf of
+#                   Debian 12 and 13, the package lifecycle in four suites
 #
 # Every job has a time limit and its exit status counts: a job that hangs,
 # crashes or is killed is a failure (NAME/job), as is every result that a
@@ -19,6 +20,7 @@
 #   TTYPAIR_SUITE=check|all     what runs (make check / make check-all)
 #   TTYPAIR_TARGETS="name ..."  run only these jobs, from either list (kernel
 #                               targets of tests/targets, i386-6.1,
+#                               arm64-6.12 and the other cross builds,
 #                               deb-<suite> package tests)
 #   TTYPAIR_JOBS=N              jobs run at once (default 2: two guests
 #                               on two cores)
@@ -49,7 +51,7 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 started=$(date +%s)
 
 # Tools of the build machine
-need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox"
+need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox makepkg pacman-package-manager libarchive-tools fakeroot"
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -102,7 +104,8 @@ bounded() {
 	fi
 }
 
-# The static checks, and those of the harness itself
+# The static checks, those of the harness itself, and make install
+# DESTDIR=... (a package's staging)
 bounded static 900 sh "$TTYPAIR_SRC/tests/host/static-checks.sh" &
 job_pids="$job_pids $!"
 wait $!
@@ -111,6 +114,10 @@ bounded harness 300 sh "$TTYPAIR_SRC/tests/host/harness-checks.sh" &
 job_pids="$job_pids $!"
 wait $!
 expect_results "" "$(step_names "$TTYPAIR_SRC/tests/host/harness-checks.sh")"
+bounded install 300 sh "$TTYPAIR_SRC/tests/host/install-checks.sh" &
+job_pids="$job_pids $!"
+wait $!
+expect_results "" "$(step_names "$TTYPAIR_SRC/tests/host/install-checks.sh")"
 
 # The Debian packages of this version (N) and of the next one (N+1, for the
 # upgrade test), lintian and autopkgtest
@@ -124,6 +131,11 @@ job_pids="$job_pids $!"
 wait $!
 expect_results "" "$(step_names "$TTYPAIR_SRC/tests/rpm-build.sh")
 	$(step_names "$TTYPAIR_SRC/tests/rpm-scriptlets.sh")"
+# The Arch Linux packages: makepkg, their files and metadata
+bounded archlinux 600 bash "$TTYPAIR_SRC/tests/archlinux-build.sh" &
+job_pids="$job_pids $!"
+wait $!
+expect_results "" "$(step_names "$TTYPAIR_SRC/tests/archlinux-build.sh")"
 
 : "${TTYPAIR_JOBS:=2}"
 running=0
@@ -185,11 +197,18 @@ done
 names=$(awk '$1 !~ /^#/ && NF { print $1, $2 }' "$TTYPAIR_SRC/tests/targets" |
 	while read -r name set; do selected "$name" "$set" && echo "$name"; done | xargs)
 
-# The module built for Debian 12's 32-bit (i386 686-pae) kernel: no guest,
-# a short job
-if selected i386-6.1; then
-	launch i386-6.1 1200 sh "$TTYPAIR_SRC/tests/i386-build.sh" i386-6.1 bookworm
-fi
+# The module built for other architectures' kernels (tests/cross-build.sh):
+# no guest, short jobs. make check: Debian 12's 32-bit i386; make check-all:
+# i386, arm64 and armhf of Debian 12 and 13
+for cross in "i386-6.1 bookworm i386 check" "i386-6.12 trixie i386 all" \
+	"arm64-6.1 bookworm arm64 all" "arm64-6.12 trixie arm64 all" \
+	"armhf-6.1 bookworm armhf all" "armhf-6.12 trixie armhf all"; do
+	# shellcheck disable=SC2086
+	set -- $cross
+	selected "$1" "$4" || continue
+	launch "$1" 1200 sh "$TTYPAIR_SRC/tests/cross-build.sh" "$1" "$2" "$3"
+	cross_names="${cross_names:-} $1"
+done
 
 # The package's lifecycle: in Debian 12 for make check, in four suites for
 # make check-all, in the same queue
@@ -213,7 +232,7 @@ wait	# bounded: every job has its time limit
 [ -n "$names" ] || [ -n "${jobs_started:-}" ] ||
 	t_fail targets "nothing matches TTYPAIR_TARGETS='${TTYPAIR_TARGETS:-}'"
 
-[ -z "$names" ] || bash "$TTYPAIR_SRC/tests/matrix-report.sh" $names
+[ -z "$names" ] || bash "$TTYPAIR_SRC/tests/matrix-report.sh" $names ${cross_names:-}
 
 passed=$(grep -c '^PASS ' "$TTYPAIR_RESULTS")
 failed=$(grep -c '^FAIL ' "$TTYPAIR_RESULTS")

@@ -189,6 +189,7 @@ build=failed
 grep -q "^PASS $NAME/dkms_build\$" "$TTYPAIR_RESULTS" && build=ok
 {
 	echo "suite=$SUITE"
+	echo "arch=amd64, booted"
 	echo "kernel=$KVER"
 	echo "compiler=$mcc"
 	echo "dkms=$DKMSVER"

@@ -36,15 +36,16 @@ installed_for() {
 	printf '%s\n' "$st" | grep -Fxq -e "ttypair/$1, $2, $ARCH: installed" \
 		-e "ttypair, $1, $2, $ARCH: installed" ||
 		{ echo "ttypair $1 is not installed for $2: $st"; return 1; }
-	f=$(ls "/lib/modules/$2/updates/dkms/ttypair.ko"* 2>/dev/null | head -n 1)
-	[ -n "$f" ] || { echo "no module in /lib/modules/$2/updates/dkms"; return 1; }
+	# where dkms put it (its DEST_MODULE_LOCATION differs between
+	# distributions), as depmod knows it
+	f=$(modinfo -k "$2" -F filename ttypair 2>/dev/null)
+	[ -f "$f" ] || { echo "no ttypair module for $2 in modules.dep"; return 1; }
 	[ "$(modinfo -F version "$f")" = "$1" ] || { echo "$f is version $(modinfo -F version "$f")"; return 1; }
 	vm=$(modinfo -F vermagic "$f")
 	case "$vm" in
 	"$2 "*) echo "$2: ttypair $1, vermagic $vm" ;;
 	*) echo "vermagic '$vm' is not for $2"; return 1 ;;
 	esac
-	grep -q "updates/dkms/ttypair.ko" "/lib/modules/$2/modules.dep" || { echo "depmod did not see it"; return 1; }
 }
 
 only_version() {
@@ -147,7 +148,7 @@ t_purge() {
 	[ -z "$(dkms status -m ttypair)" ] || { dkms status -m ttypair; return 1; }
 	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e /var/lib/dkms/ttypair ] || { ls -R /var/lib/dkms/ttypair | head; return 1; }
-	! ls /lib/modules/*/updates/dkms/ttypair.ko* 2>/dev/null || return 1
+	[ -z "$(find /lib/modules -name 'ttypair.ko*')" ] || { find /lib/modules -name 'ttypair.ko*'; return 1; }
 	[ ! -e /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules left"; return 1; }
 }
 

@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make install DESTDIR=...`, as a PKGBUILD, an ebuild or a spec file runs
+# it, on the build machine: the files are staged, and nothing else happens.
+# Every command that would change the system is replaced by one that only
+# writes down that it was called.
+set -u
+TTYPAIR_SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TTYPAIR_SRC/tests/lib/common.sh"
+TTYPAIR_STAGE=install
+VER=$(ttypair_version)
+D=$TTYPAIR_OUT/install-destdir
+
+# What dkms needs in /usr/src/ttypair-<version>: its configuration, the
+# build files and every source, header and feature probe of the tree
+dkms_sources() {
+	echo dkms.conf
+	echo Kbuild
+	echo Makefile
+	(cd "$D/tree" && find src include compat -type f) | LC_ALL=C sort
+}
+
+staged() { (cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort); }
+
+# make ARGS... in the copy of the tree, with the shims first on PATH
+shimmed_make() {
+	PATH=$D/shims:$PATH make -C "$D/tree" "$@" > "$D/make.log" 2>&1 ||
+		{ cat "$D/make.log"; return 1; }
+}
+
+t_destdir() {
+	rm -rf "$D" && mkdir -p "$D/shims" "$D/tree" || return 1
+	copy_tree "$D/tree"
+	for c in apt-get apt dnf zypper pacman dpkg dpkg-query rpm dkms modprobe \
+		rmmod depmod udevadm mokutil systemctl; do
+		printf '#!/bin/sh\necho "%s $*" >> "%s/calls"\nexit 1\n' "$c" "$D" > "$D/shims/$c"
+		chmod +x "$D/shims/$c"
+	done
+	: > "$D/calls"
+	ls /usr/src > "$D/usr-src.before"
+
+	# A package's install: PREFIX=/usr
+	shimmed_make install DESTDIR="$D/pkg" PREFIX=/usr || return 1
+	{
+		dkms_sources | sed "s|^|usr/src/ttypair-$VER/|"
+		echo usr/bin/ttypairctl
+		echo usr/lib/udev/rules.d/60-ttypair.rules
+		echo usr/share/man/man4/ttypair.4
+		echo usr/share/man/man8/ttypairctl.8
+	} | LC_ALL=C sort > "$D/want"
+	staged "$D/pkg" > "$D/got"
+	diff -u "$D/want" "$D/got" || { echo "DESTDIR=... PREFIX=/usr staged other files"; return 1; }
+	for f in $(dkms_sources); do
+		cmp "$D/tree/$f" "$D/pkg/usr/src/ttypair-$VER/$f" || return 1
+	done
+	[ "$(stat -c %a "$D/pkg/usr/bin/ttypairctl")" = 755 ] || return 1
+	[ "$("$D/pkg/usr/bin/ttypairctl" --version)" = "ttypairctl $VER" ] || return 1
+
+	# The defaults: /usr/local, and the administrator's udev directory
+	shimmed_make install DESTDIR="$D/local" || return 1
+	staged "$D/local" | grep -v "^usr/src/ttypair-$VER/" > "$D/got-local"
+	printf '%s\n' etc/udev/rules.d/60-ttypair.rules usr/local/bin/ttypairctl \
+		usr/local/share/man/man4/ttypair.4 usr/local/share/man/man8/ttypairctl.8 |
+		diff -u - "$D/got-local" || return 1
+
+	# make uninstall DESTDIR=... removes what was staged, and only that
+	mkdir -p "$D/pkg/usr/bin/other" && touch "$D/pkg/usr/bin/other/keep"
+	shimmed_make uninstall DESTDIR="$D/pkg" PREFIX=/usr || return 1
+	[ "$(staged "$D/pkg")" = usr/bin/other/keep ] ||
+		{ staged "$D/pkg"; echo "make uninstall DESTDIR=... left or removed other files"; return 1; }
+
+	# Nothing was run that changes the system
+	if [ -s "$D/calls" ]; then
+		cat "$D/calls"
+		echo "make install/uninstall with DESTDIR ran the commands above"
+		return 1
+	fi
+	ls /usr/src | diff -u "$D/usr-src.before" - || { echo "/usr/src changed"; return 1; }
+	echo "staged $(wc -l < "$D/want") files; no package manager, dkms, modprobe or udevadm was run"
+}
+t_check destdir_install_stages_only t_destdir
+
+# The udev rules set no group, owner or mode: systemd's 50-udev-default.rules
+# gives every tty[A-Z]*[0-9] the distribution's serial group (dialout; uucp
+# on Arch, which has no dialout and would log an unknown group for ours)
+# and so mode 0660. The guests check the result with each distribution's
+# udevd (udev_rules_group_mode_symlinks).
+t_udev_rules() {
+	bad=$(grep -nE '^[^#]*(GROUP|OWNER|MODE)[:+]?=' "$TTYPAIR_SRC/udev/60-ttypair.rules")
+	[ -z "$bad" ] || { echo "$bad"; echo "udev/60-ttypair.rules sets what systemd's rules set"; return 1; }
+	# and systemd's rule covers every name a port can have
+	for n in ttyVPA0 ttyVPB9 ttyVPA10 ttyVPB1023; do
+		case $n in
+		tty[A-Z]*[0-9]) ;;
+		*) echo "$n is not a tty[A-Z]*[0-9]"; return 1 ;;
+		esac
+	done
+	echo "no GROUP, OWNER or MODE; systemd's tty[A-Z]*[0-9] rule matches the ports' names"
+}
+t_check udev_rules_only_what_systemd_lacks t_udev_rules
