@@ -51,8 +51,11 @@ refresh() {
 	[ -z "$refreshed" ] || return 0
 	refreshed=1
 	say "updating the package lists ($(pkgmgr))"
+	# (apt-get update exits 0 when it cannot reach an archive: it says
+	# Err: and "W: Failed to fetch")
 	case $(pkgmgr) in
-	apt-get) apt-get update -q > /tmp/ttypair-refresh.log 2>&1 ;;
+	apt-get) apt-get update -q > /tmp/ttypair-refresh.log 2>&1 &&
+		! grep -Eq '^(Err:|W: Failed to fetch|E: )' /tmp/ttypair-refresh.log ;;
 	dnf) dnf -q makecache > /tmp/ttypair-refresh.log 2>&1 ;;
 	zypper) zypper --non-interactive refresh > /tmp/ttypair-refresh.log 2>&1 ;;
 	esac || {

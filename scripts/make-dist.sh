@@ -4,11 +4,12 @@
 # (the committed tree, HEAD) or, outside a git checkout, from the files.
 #   scripts/make-dist.sh [OUTDIR [VERSION]]
 # VERSION (for tests of upgrades) makes the tarball as if dkms.conf, the
-# spec and debian/changelog said that version.
+# spec and the PKGBUILDs said that version.
 # The tarball is reproducible: its files in name order, owned by root, all
 # with the time SOURCE_DATE_EPOCH (default: the time of the commit, else of
 # debian/changelog's entry), gzip without a name or time of its own. It is
-# also the Debian orig tarball (scripts/make-deb.sh).
+# also the Debian orig tarball (scripts/make-deb.sh), so it leaves debian/
+# out: the Debian source package brings its own (.gitattributes).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$SRC/out}
@@ -27,7 +28,7 @@ fi
 if [ -n "$git" ]; then
 	git -C "$SRC" archive --format=tar HEAD | tar -C "$tmp/ttypair-$NEW" -xf -
 else
-	(cd "$SRC" && tar --exclude=./tests/out --exclude=./out --exclude='*.o' \
+	(cd "$SRC" && tar --exclude=./tests/out --exclude=./out --exclude=./debian --exclude='*.o' \
 		--exclude='*.ko' --exclude=./.generated -cf - .) | tar -C "$tmp/ttypair-$NEW" -xf -
 fi
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
@@ -38,7 +39,6 @@ if [ "$NEW" != "$VER" ]; then
 	d=$tmp/ttypair-$NEW
 	sed -i "s/^PACKAGE_VERSION=\"$VER\"$/PACKAGE_VERSION=\"$NEW\"/" "$d/dkms.conf"
 	sed -i "s/^Version:\( *\)$VER$/Version:\1$NEW/" "$d/rpm/ttypair.spec"
-	sed -i "1s/($VER-/($NEW-/" "$d/debian/changelog"
 	sed -i "s/^pkgver=$VER$/pkgver=$NEW/" "$d"/archlinux/*/PKGBUILD
 fi
 tar -C "$tmp" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \

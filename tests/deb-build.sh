@@ -36,7 +36,7 @@ else
 fi
 
 t_contents() {
-	deb=$(ls "$D"/n/ttypair-dkms_"$VER"_all.deb) || return 1
+	deb=$(ls "$D"/n/ttypair-dkms_"$VER"-*_all.deb) || return 1
 	dpkg-deb -c "$deb" | awk '{ print $6 }'
 	for f in dkms.conf Kbuild Makefile src/main.c include/ttypair.h compat/probes/tty_write_ssize.c; do
 		dpkg-deb -c "$deb" | grep -q "\./usr/src/ttypair-$VER/$f\$" ||
@@ -62,7 +62,7 @@ t_source() {
 	cat "$dsc"
 	grep -qx "Format: 3.0 (quilt)" "$dsc" || return 1
 	# ttypairctl is for Linux only, on every architecture
-	grep -qx "Architecture: all linux-any" "$dsc" || return 1
+	grep -Eqx "Architecture: (all linux-any|linux-any all)" "$dsc" || return 1
 	grep -q " ttypair_$VER.orig.tar.gz\$" "$dsc" || { echo "no orig tarball"; return 1; }
 	grep -Eq " ttypair_$VER-[^ ]*\.debian\.tar\.xz\$" "$dsc" || { echo "no debian tarball"; return 1; }
 	tar -tzf "$D/n/ttypair_$VER.orig.tar.gz" | grep -qx "ttypair-$VER/dkms.conf" || return 1
@@ -83,13 +83,13 @@ t_reproducible() {
 t_check deb_builds_twice_reproducibly t_reproducible
 
 t_utils_contents() {
-	deb=$(ls "$D"/n/ttypair-utils_"$VER"_*.deb) || return 1
+	deb=$(ls "$D"/n/ttypair-utils_"$VER"-*_"$(dpkg --print-architecture)".deb) || return 1
 	dpkg-deb -c "$deb" | awk '{ print $6 }'
 	for f in usr/bin/ttypairctl usr/share/man/man4/ttypair.4.gz usr/share/man/man8/ttypairctl.8.gz; do
 		dpkg-deb -c "$deb" | grep -q "\./$f\$" || { echo "/$f missing"; return 1; }
 	done
 	[ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || return 1
-	dpkg-deb -f "$deb" Depends | grep -q "ttypair-dkms (= $VER)" ||
+	dpkg-deb -f "$deb" Depends | grep -q "ttypair-dkms (= $VER-" ||
 		{ echo "Depends: $(dpkg-deb -f "$deb" Depends)"; return 1; }
 	dpkg-deb -x "$deb" "$D/xu"
 	v=$("$D/xu/usr/bin/ttypairctl" --version) || return 1
@@ -117,6 +117,7 @@ t_autopkgtest() {
 	tail -n 1 "$D/n/autopkgtest.log" | grep -Eq "exit (0|8)$" || return 1
 	grep -aEq "^dkms-autopkgtest +PASS" "$D/n/autopkgtest.log" || return 1
 	! grep -aEq "^dkms-autopkgtest +(FAIL|SKIP)" "$D/n/autopkgtest.log" || return 1
-	grep -aE "^I: PASS [0-9]" "$D/n/autopkgtest.log" || { echo "no kernel was built for"; return 1; }
+	# "I: PASS <kernel>" (dkms 3.0), "I: PASS ttypair/<version> <kernel>" (3.2)
+	grep -aE "^I: PASS ([^ ]+ )?[0-9][^ ]*\$" "$D/n/autopkgtest.log" || { echo "no kernel was built for"; return 1; }
 }
 t_check autopkgtest_pkg_dkms t_autopkgtest

@@ -64,7 +64,7 @@ run_step deb-install install "$N" "$U" || exit 0
 if run_step deb-newkernel newkernel; then
 	K2=$(cat "$ROOT/root/new-kernel")
 	# The new kernel boots and loads the module dkms built for it
-	if guest_prepare "$ROOT" "$(dpkg-deb -f "$DEB_N" Version)" \
+	if guest_prepare "$ROOT" "$(dpkg-deb -f "$DEB_N" Version | sed 's/-[^-]*$//')" \
 		"export TTYPAIR_GUEST_MODE=smoke TTYPAIR_TEST_BYTES=1048576" "$W/gcc.log"; then
 		guest_run "$NAME" "$W" "$ROOT" "$K2"
 		# the steps of the guest's smoke mode (tests/guest/guest-tests.sh)

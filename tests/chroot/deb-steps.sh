@@ -29,30 +29,36 @@ kernels() {
 }
 
 deb_version() { dpkg-deb -f "$1" Version; }
+# upstream VERSION: the upstream part of a Debian version (0.1.0 of 0.1.0-1),
+# the version of the module, of dkms.conf and of /usr/src/ttypair-<version>
+upstream() { echo "${1%-*}"; }
 
-# installed_for VER KVER: ttypair VER is installed for KVER, and only VER
+# installed_for VER KVER: ttypair of package version VER is installed for
+# KVER, and only VER
 installed_for() {
+	up=$(upstream "$1")
 	st=$(dkms status -m ttypair -k "$2" 2>&1)
-	printf '%s\n' "$st" | grep -Fxq -e "ttypair/$1, $2, $ARCH: installed" \
-		-e "ttypair, $1, $2, $ARCH: installed" ||
-		{ echo "ttypair $1 is not installed for $2: $st"; return 1; }
+	printf '%s\n' "$st" | grep -Fxq -e "ttypair/$up, $2, $ARCH: installed" \
+		-e "ttypair, $up, $2, $ARCH: installed" ||
+		{ echo "ttypair $up is not installed for $2: $st"; return 1; }
 	# where dkms put it (its DEST_MODULE_LOCATION differs between
 	# distributions), as depmod knows it
 	f=$(modinfo -k "$2" -F filename ttypair 2>/dev/null)
 	[ -f "$f" ] || { echo "no ttypair module for $2 in modules.dep"; return 1; }
-	[ "$(modinfo -F version "$f")" = "$1" ] || { echo "$f is version $(modinfo -F version "$f")"; return 1; }
+	[ "$(modinfo -F version "$f")" = "$up" ] || { echo "$f is version $(modinfo -F version "$f")"; return 1; }
 	vm=$(modinfo -F vermagic "$f")
 	case "$vm" in
-	"$2 "*) echo "$2: ttypair $1, vermagic $vm" ;;
+	"$2 "*) echo "$2: ttypair $up, vermagic $vm" ;;
 	*) echo "vermagic '$vm' is not for $2"; return 1 ;;
 	esac
 }
 
 only_version() {
-	[ -d "/usr/src/ttypair-$1" ] || { echo "no /usr/src/ttypair-$1"; return 1; }
+	up=$(upstream "$1")
+	[ -d "/usr/src/ttypair-$up" ] || { echo "no /usr/src/ttypair-$up"; return 1; }
 	[ "$(ls -d /usr/src/ttypair-* | wc -l)" = 1 ] || { ls -d /usr/src/ttypair-*; return 1; }
 	[ "$(ls /var/lib/dkms/ttypair | grep -v '^kernel-' | grep -c '[0-9]')" = 1 ] &&
-		[ -d "/var/lib/dkms/ttypair/$1" ] || { ls /var/lib/dkms/ttypair; return 1; }
+		[ -d "/var/lib/dkms/ttypair/$up" ] || { ls /var/lib/dkms/ttypair; return 1; }
 	[ "$(dpkg-query -W -f '${Version}' ttypair-dkms)" = "$1" ] || return 1
 }
 
@@ -65,7 +71,7 @@ utils_installed() {
 		[ -f "$f" ] || { echo "$f is not installed"; return 1; }
 	done
 	v=$(ttypairctl --version) || return 1
-	[ "$v" = "ttypairctl $1" ] || { echo "ttypairctl --version: $v"; return 1; }
+	[ "$v" = "ttypairctl $(upstream "$1")" ] || { echo "ttypairctl --version: $v"; return 1; }
 	echo "ttypair-utils $1: $v, $(ls $UTILS_FILES | xargs)"
 }
 
@@ -127,8 +133,8 @@ t_upgrade() {
 	new=$(deb_version "$1")
 	dpkg --compare-versions "$new" gt "$old" || { echo "$new is not newer than $old"; return 1; }
 	apt-get install -y "$1" "$2" || return 1
-	[ ! -e "/usr/src/ttypair-$old" ] || { echo "/usr/src/ttypair-$old is still there"; return 1; }
-	[ ! -e "/var/lib/dkms/ttypair/$old" ] || { echo "dkms still has $old"; return 1; }
+	[ ! -e "/usr/src/ttypair-$(upstream "$old")" ] || { echo "/usr/src/ttypair-$(upstream "$old") is still there"; return 1; }
+	[ ! -e "/var/lib/dkms/ttypair/$(upstream "$old")" ] || { echo "dkms still has $(upstream "$old")"; return 1; }
 	only_version "$new" || return 1
 	for kv in $(kernels); do
 		installed_for "$new" "$kv" || return 1
