@@ -66,6 +66,9 @@ else
 	tail -n 30 "$work/second.log"
 	echo "second build: failed" > "$work/reproducible.log"
 fi
+# ttypairctl of the package, run where it was built (its glibc)
+in_chroot "$work/root" sh -c 'dpkg-deb -x /build/ttypair-utils_*.deb /tmp/xu && /tmp/xu/usr/bin/ttypairctl --version' \
+	> "$work/utils-version.log" 2>&1
 log "lintian --pedantic --info on the .changes"
 in_chroot "$work/root" sh -c 'cd /build && lintian --pedantic --info --display-experimental ttypair_*.changes' \
 	> "$work/lintian.log" 2>&1 || true
@@ -85,7 +88,7 @@ cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* \
 	"$work"/root/build/ttypair-utils* "$OUT"/
 [ ! -f "$work/autopkgtest.log" ] || cp "$work/autopkgtest.log" "$OUT/"
 cp "$work/lintian.log" "$OUT/lintian.log"
-cp "$work/reproducible.log" "$OUT/reproducible.log"
+cp "$work/reproducible.log" "$work/utils-version.log" "$OUT/"
 ls -l "$OUT"
 echo "--- lintian"
 cat "$OUT/lintian.log"

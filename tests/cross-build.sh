@@ -29,8 +29,9 @@ armhf) FLAVOUR=armmp MACHINE=ARM KARCH=arm CROSS=arm-linux-gnueabihf- CC_PKG=gcc
 *) t_fail "$NAME/chroot" "no such architecture: $ARCH"; exit 0 ;;
 esac
 
-# a build needs no dkms, udev or serial tools: a smaller chroot
-TTYPAIR_CHROOT_BASE="gcc make libc6-dev kmod binutils"
+# a build needs no dkms, udev or serial tools: a smaller chroot (perl: W=1
+# runs the kernel's kernel-doc)
+TTYPAIR_CHROOT_BASE="gcc make libc6-dev kmod binutils perl"
 mkdir -p "$W"
 if [ "$ARCH" = i386 ]; then
 	tar=$(chroot_tarball "$SUITE" "linux-headers-$FLAVOUR" "" i386)

@@ -29,8 +29,9 @@ kernels() {
 }
 
 deb_version() { dpkg-deb -f "$1" Version; }
-# upstream VERSION: the upstream part of a Debian version (0.1.0 of 0.1.0-1),
-# the version of the module, of dkms.conf and of /usr/src/ttypair-<version>
+# upstream VERSION: the upstream part of a Debian version (what precedes the
+# last "-"): the version of the module, of dkms.conf and of
+# /usr/src/ttypair-<version>
 upstream() { echo "${1%-*}"; }
 
 # installed_for VER KVER: ttypair of package version VER is installed for
