@@ -133,7 +133,12 @@ t_upgrade() {
 	old=$(dpkg-query -W -f '${Version}' ttypair-dkms)
 	new=$(deb_version "$1")
 	dpkg --compare-versions "$new" gt "$old" || { echo "$new is not newer than $old"; return 1; }
-	apt-get install -y "$1" "$2" || return 1
+	# As in a chroot on a machine whose kernel is older than the chroot's
+	# (an image of a newer release built on an older one): dh_dkms's
+	# snippet then builds for the newest kernel only, after the old
+	# version's prerm removed the module from all; the package builds
+	# for the others (debian/ttypair-dkms.postinst)
+	setarch "$(uname -m)" --uname-2.6 apt-get install -y "$1" "$2" || return 1
 	[ ! -e "/usr/src/ttypair-$(upstream "$old")" ] || { echo "/usr/src/ttypair-$(upstream "$old") is still there"; return 1; }
 	[ ! -e "/var/lib/dkms/ttypair/$(upstream "$old")" ] || { echo "dkms still has $(upstream "$old")"; return 1; }
 	only_version "$new" || return 1
