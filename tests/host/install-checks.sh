@@ -98,3 +98,36 @@ t_udev_rules() {
 	echo "no GROUP, OWNER or MODE; systemd's tty[A-Z]*[0-9] rule matches the ports' names"
 }
 t_check udev_rules_only_what_systemd_lacks t_udev_rules
+
+# The packages make install asks the package manager for: the headers of
+# the kernel and the metapackage of its flavour, from the kernel's release,
+# for each naming scheme in use (Debian old and new, Ubuntu, Raspberry Pi
+# OS, Fedora, openSUSE)
+t_headers_packages() {
+	rc=0
+	while read -r mgr kver exact meta; do
+		got=$(SRC=$TTYPAIR_SRC sh -c '. "$SRC/scripts/install-lib.sh"; MGR=$1; pkgmgr() { echo "$MGR"; }
+			echo "$(headers_pkg "$2") $(headers_meta "$2")"' sh "$mgr" "$kver")
+		if [ "$got" = "$exact $meta" ]; then
+			echo "$mgr $kver: $got"
+		else
+			echo "$mgr $kver: '$got', expected '$exact $meta'"
+			rc=1
+		fi
+	done <<-'TABLE'
+	apt-get 6.1.0-50-amd64 linux-headers-6.1.0-50-amd64 linux-headers-amd64
+	apt-get 6.1.0-50-rt-amd64 linux-headers-6.1.0-50-rt-amd64 linux-headers-rt-amd64
+	apt-get 6.1.0-50-cloud-amd64 linux-headers-6.1.0-50-cloud-amd64 linux-headers-cloud-amd64
+	apt-get 6.12.117+deb13-amd64 linux-headers-6.12.117+deb13-amd64 linux-headers-amd64
+	apt-get 6.12.117+deb13-arm64 linux-headers-6.12.117+deb13-arm64 linux-headers-arm64
+	apt-get 7.2.13+deb14-amd64 linux-headers-7.2.13+deb14-amd64 linux-headers-amd64
+	apt-get 5.10.0-32-686-pae linux-headers-5.10.0-32-686-pae linux-headers-686-pae
+	apt-get 6.8.0-45-generic linux-headers-6.8.0-45-generic linux-headers-generic
+	apt-get 6.8.0-1012-aws linux-headers-6.8.0-1012-aws linux-headers-aws
+	apt-get 6.6.51+rpt-rpi-v8 linux-headers-6.6.51+rpt-rpi-v8 linux-headers-rpi-v8
+	dnf 6.11.4-301.fc41.x86_64 kernel-devel-6.11.4-301.fc41.x86_64 kernel-devel
+	zypper 6.4.0-150600.23.25-default kernel-default-devel kernel-default-devel
+	TABLE
+	return $rc
+}
+t_check install_names_headers_packages t_headers_packages
