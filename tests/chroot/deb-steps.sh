@@ -96,7 +96,11 @@ t_install() {
 	apt-get update -q > /dev/null || return 1
 	[ "$(kernels | wc -l)" = 1 ] || { echo "expected one kernel with headers: $(kernels)"; return 1; }
 	apt-get install -y "$1" "$2" || return 1
-	[ -f /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules not installed"; return 1; }
+	# where dh_installudev of the build's suite put them: /lib/udev/rules.d
+	# up to Debian 12, /usr/lib/udev/rules.d from 13 on; udev reads both
+	# (without a merged /usr too: bullseye's systemd 247 is built that way)
+	[ -f /lib/udev/rules.d/60-ttypair.rules ] || [ -f /usr/lib/udev/rules.d/60-ttypair.rules ] ||
+		{ echo "udev rules not installed"; return 1; }
 	v=$(deb_version "$1")
 	only_version "$v" || return 1
 	installed_for "$v" "$(kernels)" || return 1
@@ -161,7 +165,8 @@ t_purge() {
 	! ls -d /usr/src/ttypair-* 2>/dev/null || return 1
 	[ ! -e /var/lib/dkms/ttypair ] || { ls -R /var/lib/dkms/ttypair | head; return 1; }
 	[ -z "$(find /lib/modules -name 'ttypair.ko*')" ] || { find /lib/modules -name 'ttypair.ko*'; return 1; }
-	[ ! -e /lib/udev/rules.d/60-ttypair.rules ] || { echo "udev rules left"; return 1; }
+	[ ! -e /lib/udev/rules.d/60-ttypair.rules ] && [ ! -e /usr/lib/udev/rules.d/60-ttypair.rules ] ||
+		{ echo "udev rules left"; return 1; }
 }
 
 case $1 in

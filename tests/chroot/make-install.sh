@@ -27,9 +27,23 @@ META=$(dpkg-query -W -f '${Package} ${Version}\t${Depends}\n' 'linux-headers-*' 
 	head -n 1)
 META_PKG=${META% *}
 if [ -n "$META" ]; then
-	apt-get update -q > /dev/null 2>&1
-	[ "$(apt-cache policy "$META_PKG" | sed -n 's/^ *Candidate: //p')" = "${META#* }" ] || META=
+	# (a metapackage from backports is not what apt installs by default;
+	# without package lists, apt knows only the installed version)
+	if apt-get update -q > /tmp/meta-update.log 2>&1 &&
+		! grep -Eq '^(Err:|W: Failed to fetch|E: )' /tmp/meta-update.log; then
+		# the installed version must come from a source of priority 500,
+		# or apt installs another one once it is removed
+		apt-cache policy "$META_PKG" > /tmp/meta-policy.log
+		awk -v v="${META#* }" '
+			$1 == "***" { f = ($2 == v); next }
+			f && $1 ~ /^[0-9]+$/ { if ($1 == 500) ok = 1; next }
+			{ f = 0 }
+			END { exit !ok }' /tmp/meta-policy.log || META=
+	else
+		META=
+	fi
 fi
+echo "# headers metapackage to take away and get back: ${META:-none}" >&2
 
 # A package that owns ttypair's files: make install and make uninstall
 # must stop before they touch anything
@@ -110,9 +124,11 @@ t_install() {
 	cmp -s "$SRC/udev/60-ttypair.rules" /etc/udev/rules.d/60-ttypair.rules || return 1
 	grep -q "cannot load modules" /tmp/install.log ||
 		{ echo "no plain word that this kernel cannot load modules"; return 1; }
-	# a second install replaces the first
+	# a second install replaces the first: one version, as many kernels
 	make -C "$SRC" install > /tmp/install2.log 2>&1 || { cat /tmp/install2.log; return 1; }
-	[ "$(dkms status -m ttypair | wc -l)" = 1 ] || { dkms status -m ttypair; return 1; }
+	[ "$(dkms status -m ttypair | sed -n 's/^ttypair[/,] *\([^,:]*\)[,:].*/\1/p' | sort -u)" = "$VER" ] &&
+		[ "$(dkms status -m ttypair | grep -c ': installed$')" = "$(ls -d /lib/modules/*/build | wc -l)" ] ||
+		{ dkms status -m ttypair; return 1; }
 	# (by now the tree holds a built utils/ttypairctl)
 	! ls /usr/src/ttypair-"$VER"/utils/ttypairctl 2>/dev/null ||
 		{ echo "the ttypairctl binary was copied into the DKMS sources"; return 1; }
