@@ -80,7 +80,7 @@ done
 	die "no kernel headers are installed: install $(headers_pkg "$KVER") (or the headers of the kernel you want ttypair for)"
 
 # Sources: replace any registered version of ttypair by this tree.
-for v in $(dkms status -m $NAME 2>/dev/null | sed -n "s/^$NAME[/,] *\([^,:]*\)[,:].*/\1/p" | sort -u); do
+for v in $(registered_versions); do
 	say "removing $NAME $v from DKMS"
 	dkms remove -m $NAME -v "$v" --all > /dev/null || true
 done

@@ -17,7 +17,7 @@ if [ -d /sys/module/$NAME ]; then
 fi
 
 if command -v dkms > /dev/null 2>&1; then
-	for v in $(dkms status -m $NAME 2>/dev/null | sed -n "s/^$NAME[/,] *\([^,:]*\)[,:].*/\1/p" | sort -u); do
+	for v in $(registered_versions); do
 		say "removing $NAME $v from DKMS"
 		dkms remove -m $NAME -v "$v" --all
 	done

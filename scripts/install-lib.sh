@@ -16,6 +16,12 @@ pkgmgr() {
 	echo none
 }
 
+# registered_versions: the versions of ttypair DKMS knows, from `dkms status`
+# ("name/version, ..." from dkms 2.8.6 on, "name, version, ..." before)
+registered_versions() {
+	dkms status -m $NAME 2>/dev/null | sed -n "s/^$NAME[/,] *\([^,:]*\)[,:].*/\1/p" | sort -u
+}
+
 # kernel_flavour KVER: the flavour part of a kernel release: 6.1.0-50-amd64,
 # 6.12.57+deb13-amd64 -> amd64; 6.1.0-50-rt-amd64 -> rt-amd64;
 # 6.8.0-45-generic -> generic; 6.6.51+rpt-rpi-v8 -> rpi-v8;
