@@ -38,37 +38,7 @@ if [ -n "$missing" ]; then
 	pkg_install $missing || die "could not install:$missing"
 fi
 
-# The headers of KVER and its flavour's metapackage, when KVER is a kernel
-# of this machine's distribution (not in a container or a chroot, where
-# uname -r is the host's)
-if [ -d "/lib/modules/$KVER/kernel" ] && [ "$(pkgmgr)" != none ]; then
-	want=
-	[ -d "/lib/modules/$KVER/build" ] || want=$(headers_pkg "$KVER")
-	meta=$(headers_meta "$KVER")
-	if [ -n "$meta" ] && ! pkg_installed "$meta"; then
-		want="$want $meta"
-	fi
-	for p in $want; do
-		pkg_install "$p" && continue
-		case $p in
-		kernel-devel-*)
-			newest=$(fedora_newest_devel)
-			say "the repositories have no $p: they keep the headers of the newest kernel" \
-			    "only (${newest:-none found}), and this machine runs $KVER. Update the kernel" \
-			    "(sudo dnf upgrade kernel kernel-devel), reboot, and run 'sudo make install' again"
-			;;
-		"$meta")
-			say "could not install $p: kernels installed later get ttypair only" \
-			    "if their headers are installed too"
-			;;
-		*)
-			say "could not install $p; going on with the kernels that have headers"
-			;;
-		esac
-	done
-elif [ ! -d "/lib/modules/$KVER/build" ]; then
-	say "kernel $KVER has no headers here: install $(headers_pkg "$KVER")"
-fi
+ensure_headers "$KVER"
 
 kernels=
 for d in /lib/modules/*/build; do

@@ -94,10 +94,52 @@ pkg_install() {
 }
 
 # fedora_newest_devel: the kernel-devel the repositories have (Fedora keeps
-# only the newest kernel's)
+# only the newest kernel's). dnf5 ends a --qf line only where the format
+# says so, dnf4 after each package as well: the empty lines go.
 fedora_newest_devel() {
 	dnf -q repoquery --latest-limit 1 --qf '%{version}-%{release}.%{arch}\n' kernel-devel 2>/dev/null |
-		tail -n 1
+		sed '/^$/d' | tail -n 1
+}
+
+# ensure_headers KVER: install the headers of KVER and its flavour's
+# metapackage (which brings the headers of the kernels to come), when KVER
+# is a kernel of this machine's distribution (not in a container or a
+# chroot, where uname -r is the host's); say what could not be installed,
+# and why when it is known
+ensure_headers() {
+	if [ -d "/lib/modules/$1/kernel" ] && [ "$(pkgmgr)" != none ]; then
+		_want=
+		[ -d "/lib/modules/$1/build" ] || _want=$(headers_pkg "$1")
+		_meta=$(headers_meta "$1")
+		if [ -n "$_meta" ] && ! pkg_installed "$_meta"; then
+			_want="$_want $_meta"
+		fi
+		for _p in $_want; do
+			pkg_install "$_p" && continue
+			case $_p in
+			kernel-devel-*)
+				_newest=$(fedora_newest_devel)
+				if [ -n "$_newest" ] && [ "$_newest" != "$1" ]; then
+					say "the repositories have no $_p: they keep the headers of the" \
+					    "newest kernel only ($_newest), and ttypair is to be built for $1." \
+					    "Update the kernel (sudo dnf upgrade kernel kernel-devel), reboot" \
+					    "into it, and run 'sudo make install' again"
+				else
+					say "could not install $_p; going on with the kernels that have headers"
+				fi
+				;;
+			"$_meta")
+				say "could not install $_p: kernels installed later get ttypair only" \
+				    "if their headers are installed too"
+				;;
+			*)
+				say "could not install $_p; going on with the kernels that have headers"
+				;;
+			esac
+		done
+	elif [ ! -d "/lib/modules/$1/build" ]; then
+		say "kernel $1 has no headers here: install $(headers_pkg "$1")"
+	fi
 }
 
 # packaged_files FILE...: "FILE (PACKAGE)" for each FILE (or directory) a

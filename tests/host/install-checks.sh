@@ -131,3 +131,59 @@ t_headers_packages() {
 	return $rc
 }
 t_check install_names_headers_packages t_headers_packages
+
+# Fedora keeps only the newest kernel's kernel-devel in its repositories:
+# make install on a machine that runs an older kernel says so, and what to
+# do. Real dnf (Debian's) against a repository made here that holds the
+# newest kernel-devel only; dnf's configuration, its state, the rpm database
+# and /lib/modules are replaced in a mount namespace of their own, so this
+# machine's are not touched.
+t_fedora_older_kernel() {
+	F=$TTYPAIR_OUT/install-fedora
+	old=6.11.4-301.fc41.x86_64 new=6.12.5-200.fc41.x86_64
+	rm -rf "$F" && mkdir -p "$F/rpmbuild/SPECS" "$F/repo" "$F/home" "$F/etc-dnf/vars" \
+		"$F/repos.d" "$F/upper/modules/$old/kernel" "$F/upper/modules/$new/kernel" "$F/work" || return 1
+	cat > "$F/rpmbuild/SPECS/kernel-devel.spec" <<-SPEC
+	Name: kernel-devel
+	Version: ${new%%-*}
+	Release: 200.fc41
+	Summary: Stand-in for the headers of Fedora's newest kernel
+	License: GPL-2.0-only
+	BuildArch: x86_64
+	Provides: kernel-devel-uname-r = $new
+	%description
+	The newest kernel's kernel-devel, as Fedora's repositories keep it.
+	%files
+	SPEC
+	HOME=$F/home rpmbuild -bb --define "_topdir $F/rpmbuild" \
+		"$F/rpmbuild/SPECS/kernel-devel.spec" > "$F/rpmbuild.log" 2>&1 ||
+		{ tail -n 20 "$F/rpmbuild.log"; return 1; }
+	cp "$F"/rpmbuild/RPMS/x86_64/*.rpm "$F/repo/" && createrepo_c -q "$F/repo" || return 1
+	printf '[main]\nreposdir=%s/repos.d\ncachedir=%s/cache\npersistdir=%s/lib\nlogdir=%s\ngpgcheck=0\n' \
+		"$F" "$F" "$F" "$F" > "$F/etc-dnf/dnf.conf"
+	echo 41 > "$F/etc-dnf/vars/releasever"
+	printf '[fedora]\nname=newest kernel-devel only\nbaseurl=file://%s/repo\ngpgcheck=0\n' \
+		"$F" > "$F/repos.d/fedora.repo"
+	# make install's own functions (scripts/install-lib.sh), on "Fedora"
+	for k in $old $new; do
+		echo "== kernel $k"
+		unshare --mount --propagation private sh -c '
+			F=$1 SRC=$2 K=$3
+			mount -t overlay overlay -o "lowerdir=/usr/lib,upperdir=$F/upper,workdir=$F/work" /usr/lib &&
+			mount --bind "$F/etc-dnf" /etc/dnf || exit 1
+			export HOME=$F/home
+			. "$SRC/scripts/install-lib.sh"
+			pkgmgr() { echo dnf; }
+			ensure_headers "$K"
+			echo "installed: $(rpm -qa | xargs)"
+		' sh "$F" "$TTYPAIR_SRC" "$k" > "$F/$k.log" 2>&1
+		grep -E '^(ttypair|installed):' "$F/$k.log"
+	done
+	grep -qF "ttypair: the repositories have no kernel-devel-$old: they keep the headers of the newest kernel only ($new), and ttypair is to be built for $old." "$F/$old.log" ||
+		{ echo "no word of the newest kernel-devel for $old"; return 1; }
+	grep -q "^installed: kernel-devel-$new\$" "$F/$old.log" ||
+		{ echo "the metapackage kernel-devel was not installed"; return 1; }
+	! grep -q "repositories have no\|could not install" "$F/$new.log" ||
+		{ echo "the newest kernel's kernel-devel was not installed"; return 1; }
+}
+t_check install_fedora_names_newest_kernel_devel t_fedora_older_kernel
