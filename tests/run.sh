@@ -51,8 +51,25 @@ mkdir -p "$TTYPAIR_OUT" "$TTYPAIR_CACHE"
 : > "$TTYPAIR_RESULTS"
 started=$(date +%s)
 
+# selected NAME [SET]: whether job NAME runs: named in TTYPAIR_TARGETS, or
+# (none named) in this suite: SET is "check" (make check and make check-all)
+# or "all" (make check-all only)
+selected() {
+	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
+		case " $TTYPAIR_TARGETS " in *" $1 "*) return 0 ;; esac
+		return 1
+	fi
+	[ "$TTYPAIR_SUITE" = all ] || [ "${2:-check}" = check ]
+}
+
 # Tools of the build machine
-need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox makepkg pacman-package-manager libarchive-tools fakeroot"
+need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox makepkg pacman-package-manager libarchive-tools fakeroot dnf createrepo-c"
+# an arm64 target: its chroot's programs run by qemu-user-static through
+# binfmt_misc, its kernel by qemu-system-aarch64
+if awk '$1 !~ /^#/ && NF && $4 != "amd64" { print $1, $2 }' "$TTYPAIR_SRC/tests/targets" |
+	while read -r name set; do selected "$name" "$set" && echo "$name"; done | grep -q .; then
+	need="$need qemu-system-arm qemu-user-static binfmt-support"
+fi
 missing=
 for p in $need; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -165,21 +182,11 @@ launch() {
 	jobs_started=1
 }
 
-# selected NAME [SET]: whether job NAME runs: named in TTYPAIR_TARGETS, or
-# (none named) in this suite: SET is "check" (make check and make check-all)
-# or "all" (make check-all only)
-selected() {
-	if [ -n "${TTYPAIR_TARGETS:-}" ]; then
-		case " $TTYPAIR_TARGETS " in *" $1 "*) return 0 ;; esac
-		return 1
-	fi
-	[ "$TTYPAIR_SUITE" = all ] || [ "${2:-check}" = check ]
-}
 
 # The kernel targets. The debug kernel's goes first: building that kernel
 # takes longest, and the other targets take turns in the second slot.
 for pass in debug others; do
-	while read -r name set suite rest; do
+	while read -r name set suite arch rest; do
 		case $name in ''|'#'*) continue ;; esac
 		selected "$name" "$set" || continue
 		# shellcheck disable=SC2086
@@ -188,10 +195,12 @@ for pass in debug others; do
 		pkgs=$(echo "$rest" | awk '{ $NF = ""; print }' | xargs)
 		want=others limit=$TTYPAIR_JOB_TIMEOUT
 		# building the debug kernel takes 20 minutes and more, its
-		# guest up to 40
+		# guest up to 40; an arm64 chroot and guest run emulated
+		# twice over (qemu-user, then TCG), 40 to 60 minutes
 		[ "${pkgs%% *}" != debug-kernel ] || want=debug limit=$((TTYPAIR_JOB_TIMEOUT + 3900))
+		[ "$arch" = amd64 ] || limit=$((TTYPAIR_JOB_TIMEOUT + 3900))
 		[ "$want" = "$pass" ] || continue
-		launch "$name" "$limit" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra"
+		launch "$name" "$limit" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra" "$arch"
 	done < "$TTYPAIR_SRC/tests/targets"
 done
 # the report's rows in the order of tests/targets

@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # One test target: a Debian suite and its kernel.
-#   tests/target.sh NAME SUITE "PACKAGES" "EXTRA_SUITES"
+#   tests/target.sh NAME SUITE "PACKAGES" "EXTRA_SUITES" [ARCH]
+# ARCH (default amd64) is the Debian architecture of the chroot and of the
+# guest: arm64 runs the chroot's programs with qemu-user-static and boots
+# its kernel with qemu-system-aarch64 -M virt.
 #
 # 1. a chroot of SUITE with its own gcc, dkms, kernel image and headers;
 # 2. the DKMS lifecycle and the hand builds inside it;
@@ -9,7 +12,7 @@
 #    loaded by modprobe and the functional tests run;
 # 4. dkms uninstall/remove, and make install/uninstall, inside it again.
 set -u
-NAME=$1 SUITE=$2 PKGS=$3 EXTRA=$4
+NAME=$1 SUITE=$2 PKGS=$3 EXTRA=$4 ARCH=${5:-amd64}
 TTYPAIR_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$TTYPAIR_SRC/tests/lib/common.sh"
 . "$TTYPAIR_SRC/tests/lib/chroot.sh"
@@ -49,7 +52,20 @@ if [ "${PKGS%% *}" = debug-kernel ]; then
 	t_pass "$NAME/debug_kernel_build"
 	PKGS=${PKGS#debug-kernel}
 fi
-tar=$(chroot_tarball "$SUITE" "$PKGS" "$EXTRA") || {
+# (the chroots of this machine's architecture keep the keys they had
+# before architectures were named; a foreign one's maintainer scripts run
+# emulated, three times slower)
+foreign=
+if [ "$ARCH" != amd64 ]; then
+	foreign=$ARCH
+	TTYPAIR_CHROOT_TIMEOUT=$((TTYPAIR_CHROOT_TIMEOUT * 3))
+	foreign_arch "$ARCH" || {
+		t_fail "$NAME/chroot" "this machine cannot run $ARCH programs (qemu-user-static, binfmt_misc)"
+		exit 0
+	}
+fi
+TTYPAIR_GUEST_ARCH=$ARCH
+tar=$(chroot_tarball "$SUITE" "$PKGS" "$EXTRA" $foreign) || {
 	t_fail "$NAME/chroot" "mmdebstrap of $SUITE failed"
 	exit 0
 }
@@ -64,6 +80,20 @@ if [ -n "$DEBS" ]; then
 		exit 0
 	}
 	rm -rf "$ROOT/root/debug-kernel"
+	# The kernel trusts the key it was built with and nothing else: dkms
+	# signs ttypair with it, as it signs with an enrolled MOK key on a
+	# Secure Boot machine, and the guest refuses unsigned modules
+	if [ -f "$DEBS/signing_key.pem" ]; then
+		mkdir -p "$ROOT/root/module-signing" "$ROOT/etc/dkms/framework.conf.d"
+		cp "$DEBS/signing_key.pem" "$DEBS/signing_key.x509" "$ROOT/root/module-signing/"
+		chmod 600 "$ROOT/root/module-signing/signing_key.pem"
+		{
+			echo "# the debug kernel's own key (tests/target.sh)"
+			echo "mok_signing_key=/root/module-signing/signing_key.pem"
+			echo "mok_certificate=/root/module-signing/signing_key.x509"
+		} > "$ROOT/etc/dkms/framework.conf.d/ttypair-tests.conf"
+		TTYPAIR_KERNEL_ARGS="${TTYPAIR_KERNEL_ARGS:+$TTYPAIR_KERNEL_ARGS }module.sig_enforce=1"
+	fi
 fi
 KVER=$(chroot_kernels "$ROOT" | tail -n 1)
 [ -n "$KVER" ] || { t_fail "$NAME/chroot" "no kernel in the chroot"; exit 0; }
@@ -110,6 +140,11 @@ fi
 # the guest's time limit grows with what was asked of it (a hang must not
 # outlast CI's 90 minutes, a requested hour of stress must fit)
 TTYPAIR_QEMU_TIMEOUT=$((TTYPAIR_QEMU_TIMEOUT + stress + fuzz + 2 * soak))
+# an arm64 guest under TCG runs about three times slower than an amd64 one
+if [ -n "$foreign" ]; then
+	TTYPAIR_QEMU_TIMEOUT=$((TTYPAIR_QEMU_TIMEOUT * 3))
+	TTYPAIR_BOOT_TIMEOUT=$((TTYPAIR_BOOT_TIMEOUT * 2))
+fi
 env="export TTYPAIR_STRESS_SECONDS=$stress TTYPAIR_FUZZ_SECONDS=$fuzz"
 env="$env TTYPAIR_FUZZ_PARAMS=$params TTYPAIR_SOAK_MIB=$soak"
 env="$env${TTYPAIR_SEED:+ TTYPAIR_SEED=$TTYPAIR_SEED}"
@@ -189,7 +224,7 @@ build=failed
 grep -q "^PASS $NAME/dkms_build\$" "$TTYPAIR_RESULTS" && build=ok
 {
 	echo "suite=$SUITE"
-	echo "arch=amd64, booted"
+	echo "arch=$ARCH, booted"
 	echo "kernel=$KVER"
 	echo "compiler=$mcc"
 	echo "dkms=$DKMSVER"

@@ -6,6 +6,9 @@
 # ttypair-debug.config (KASAN, lockdep, atomic-sleep, debug objects,
 # kmemleak, UBSAN, list debugging, soft-lockup and hung-task detection) and
 # packaged with `make bindeb-pkg` as linux-image and linux-headers .debs.
+# Its modules are signed with a key the build makes; that key and its
+# certificate are kept beside the .debs (signing_key.pem, signing_key.x509),
+# for dkms to sign ttypair with (tests/target.sh).
 #
 #   tests/debug-kernel/build.sh
 #
@@ -23,10 +26,11 @@ SUITE=trixie
 SRCPKG=linux-source-6.12
 FRAGMENT=$TTYPAIR_SRC/tests/debug-kernel/ttypair-debug.config
 # What building a kernel and packaging it needs (the kernel's own
-# Build-Depends-Arch, scripts/package/mkdebian), besides gcc and make.
-BUILD_PKGS="$SRCPKG bc bison flex cpio kmod libelf-dev libssl-dev rsync dpkg-dev debhelper xz-utils"
+# Build-Depends-Arch, scripts/package/mkdebian), besides gcc and make;
+# openssl makes the module signing key.
+BUILD_PKGS="$SRCPKG bc bison flex cpio kmod libelf-dev libssl-dev openssl rsync dpkg-dev debhelper xz-utils"
 # Bump when the way the kernel is built or packaged changes.
-DEBUG_KERNEL_RECIPE=1
+DEBUG_KERNEL_RECIPE=2
 
 command -v mmdebstrap > /dev/null ||
 	die "mmdebstrap is missing: run 'sudo make check' once, or apt-get install mmdebstrap"
@@ -42,7 +46,7 @@ mkdir -p "$work"
 	key=$(cat "$FRAGMENT" | { cat; echo "$DEBUG_KERNEL_RECIPE $BUILD_PKGS $srcver"; } |
 		sha256sum | cut -c1-16)
 	out=$work/$SRCPKG-$srcver-$key
-	if ls "$out"/linux-image-*.deb "$out"/linux-headers-*.deb > /dev/null 2>&1; then
+	if ls "$out"/linux-image-*.deb "$out"/linux-headers-*.deb "$out/signing_key.pem" > /dev/null 2>&1; then
 		log "cached: $out" >&2
 		rm -rf "$root"
 		echo "$out"
@@ -79,6 +83,8 @@ mkdir -p "$work"
 	mkdir -p "$out.part"
 	cp "$root"/root/build/linux-image-*.deb "$root"/root/build/linux-headers-*.deb "$out.part/"
 	cp "$root/root/build/$SRCPKG/.config" "$out.part/config"
+	cp "$root/root/build/$SRCPKG/certs/signing_key.pem" \
+		"$root/root/build/$SRCPKG/certs/signing_key.x509" "$out.part/"
 	cp "$work/build.log" "$out.part/build.log"
 	rm -f "$out.part"/linux-image-*-dbg_*.deb
 	rm -rf "$out" "$root"

@@ -66,6 +66,71 @@ t_unload() {
 }
 step module_unload t_unload
 
+# --- module signatures, as under Secure Boot -----------------------------
+# The certificate that `make install` tells the user to enrol (the one
+# dkms signs with: scripts/install-lib.sh) must be the one that signed the
+# module dkms built. A kernel that enforces signatures (the debug kernel's
+# guest boots with module.sig_enforce=1 and trusts only its own key, which
+# tests/target.sh gave dkms) loads that module, and refuses a copy without
+# its signature and one signed with a key it does not trust.
+t_signatures() {
+	ko=$(modinfo -k "$KVER" -F filename ttypair) || return 1
+	case $ko in
+	*.xz) xz -dc "$ko" > /tmp/ttypair.ko ;;
+	*.zst) zstd -qdc "$ko" > /tmp/ttypair.ko ;;
+	*.gz) gzip -dc "$ko" > /tmp/ttypair.ko ;;
+	*) cp "$ko" /tmp/ttypair.ko ;;
+	esac
+	signer=$(modinfo -F signer /tmp/ttypair.ko)
+	echo "$ko: signer '$signer', $(modinfo -F sig_hashalgo /tmp/ttypair.ko)"
+	enforced=$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)
+	if ! grep -q '~Module signature appended~' /tmp/ttypair.ko; then
+		[ "$enforced" != Y ] || { echo "dkms did not sign ttypair"; return 1; }
+		echo "dkms $(dpkg-query -W -f '${Version}' dkms) did not sign ttypair: nothing to compare"
+		return "$TAP_SKIP"
+	fi
+	cert=$(. /root/ttypair-src/scripts/install-lib.sh && mok_certificate "$KVER") || return 1
+	cn=$(openssl x509 -inform DER -in "$cert" -noout -subject -nameopt multiline 2>/dev/null |
+		sed -n 's/^ *commonName *= *//p')
+	[ -n "$cn" ] || cn=$(openssl x509 -in "$cert" -noout -subject -nameopt multiline |
+		sed -n 's/^ *commonName *= *//p')
+	echo "make install names $cert, whose subject is '$cn'"
+	[ -n "$signer" ] && [ "$signer" = "$cn" ] ||
+		{ echo "ttypair is signed by '$signer', not by the key of $cert"; return 1; }
+	[ "$enforced" = Y ] || return 0
+
+	# the kernel enforces: the signed module loads, untainted
+	modprobe ttypair || { echo "the signed module was refused"; return 1; }
+	taint=$(cat /sys/module/ttypair/taint)
+	rmmod ttypair || return 1
+	case $taint in *E*) echo "ttypair loaded as unsigned (taint $taint)"; return 1 ;; esac
+	refused() {	# refused FILE WHAT
+		if out=$(insmod "$1" 2>&1); then
+			rmmod ttypair
+			echo "the kernel loaded $2"
+			return 1
+		fi
+		echo "insmod of $2: $out; $(dmesg | grep 'Loading of .* is rejected' | tail -n 1)"
+		case $out in
+		*"Key was rejected"*) ;;
+		*) echo "$2 was refused, but not for its signature"; return 1 ;;
+		esac
+	}
+	# strip drops the appended signature
+	cp /tmp/ttypair.ko /tmp/unsigned.ko && strip -g /tmp/unsigned.ko || return 1
+	! grep -q '~Module signature appended~' /tmp/unsigned.ko || { echo "strip kept the signature"; return 1; }
+	refused /tmp/unsigned.ko "an unsigned ttypair" || return 1
+	# signed, by a key that no one enrolled
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=ttypair untrusted" \
+		-keyout /tmp/untrusted.key -outform DER -out /tmp/untrusted.der 2>/dev/null || return 1
+	cp /tmp/unsigned.ko /tmp/untrusted.ko &&
+		"/lib/modules/$KVER/build/scripts/sign-file" sha256 /tmp/untrusted.key \
+		/tmp/untrusted.der /tmp/untrusted.ko || return 1
+	refused /tmp/untrusted.ko "a ttypair signed with an unknown key" || return 1
+	rm -f /tmp/ttypair.ko /tmp/unsigned.ko /tmp/untrusted.*
+}
+step module_signature_enforced t_signatures
+
 # --- bad and boundary values of pairs= -----------------------------------
 t_bad_param() {
 	for v in 1025 100000 -1 abc 4x ""; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # PID 1 of a test guest: mount what the tests need, run them with their
-# results on the second serial port (ttyS1), power off.
+# results on a port of their own, power off. That port is the PC's second
+# serial port, ttyS1, unless the kernel's command line names another
+# (ttypair_results=/dev/hvc0: arm64's virtio console; tests/lib/qemu.sh).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root
 T=/opt/ttypair-tests
 
@@ -16,8 +18,20 @@ mountpoint -q /dev/pts || mount -t devpts -o gid=5,mode=0620 devpts /dev/pts
 mount -o remount,rw /
 hostname ttypair-guest
 
-stty -F /dev/ttyS1 raw -echo 115200 2>/dev/null
-exec 3>/dev/ttyS1
+res=${ttypair_results:-/dev/ttyS1}
+unset ttypair_results
+case $res in
+/dev/hvc*)
+	modprobe virtio_console 2>/dev/null
+	i=0
+	while [ ! -c "$res" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	;;
+esac
+stty -F "$res" raw -echo 115200 2>/dev/null
+exec 3>"$res"
 echo "GUEST-START $(uname -r)" >&3
 sh "$T/guest-tests.sh" >&3 2>&1
 echo "GUEST-DONE" >&3

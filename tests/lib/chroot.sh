@@ -14,8 +14,10 @@
 # Packages every target chroot holds besides its kernel.
 # The serial tools are for the guest tests: stty (coreutils), socat, setserial
 # and pyserial; the second line what the recipes of docs/recipes.md use;
-# the third the port enumerators and ModemManager of enum-tests.sh.
-TTYPAIR_CHROOT_BASE="dkms gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial
+# the third the port enumerators and ModemManager of enum-tests.sh; openssl
+# for dkms to make its signing key and sign with it, as on most machines
+# (ca-certificates depends on it; dkms does not).
+TTYPAIR_CHROOT_BASE="dkms openssl gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial
  mbpoll libmodbus-dev pkgconf ppp iproute2 iputils-ping login passwd picocom python3-pexpect ser2net gpsd gpsd-clients podman busybox-static
  libserialport-dev python3-pyqt5.qtserialport modemmanager dbus"
 # Bump when the way chroots are made changes.
@@ -110,4 +112,24 @@ chroot_kernels() {
 	for _v in "$1"/boot/vmlinuz-*; do
 		[ -e "$_v" ] && echo "${_v##*/vmlinuz-}"
 	done
+}
+
+# foreign_arch ARCH: make this machine run ARCH's programs (Debian
+# architecture, arm64) through qemu-user-static and binfmt_misc, so that
+# mmdebstrap can build a chroot of ARCH and chroot can run in it. binfmt_misc
+# is mounted if it is not (a machine without systemd); the interpreter is
+# registered with the F flag, so a chroot needs no copy of it.
+foreign_arch() {
+	case $1 in
+	arm64) _q=aarch64 ;;
+	armhf) _q=arm ;;
+	*) _q=$1 ;;
+	esac
+	[ -d /proc/sys/fs/binfmt_misc ] || modprobe binfmt_misc 2>/dev/null
+	mountpoint -q /proc/sys/fs/binfmt_misc ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+	[ -e "/proc/sys/fs/binfmt_misc/qemu-$_q" ] ||
+		update-binfmts --enable "qemu-$_q" || return 1
+	grep -qx enabled "/proc/sys/fs/binfmt_misc/qemu-$_q" || return 1
+	arch-test "$1" > /dev/null
 }

@@ -2,9 +2,10 @@
 # Booting a chroot's kernel in QEMU with the chroot as the guest's root disk
 # (sourced after common.sh).
 #
-# The guest runs tests/guest/init.sh as PID 1. It writes its results to its
-# second serial port and the kernel writes its log to the first; both end up
-# in files on the host.
+# The guest runs tests/guest/init.sh as PID 1. It writes its results to a
+# port of their own (the PC's second serial port, or arm64's virtio console)
+# and the kernel writes its log to the first serial port; both end up in
+# files on the host.
 
 : "${TTYPAIR_QEMU_MEM:=2048}"
 : "${TTYPAIR_QEMU_TIMEOUT:=1500}"
@@ -30,6 +31,10 @@ qemu_image() {
 
 # qemu_boot KERNEL INITRD IMAGE CONSOLE_LOG RESULTS_LOG: boot and wait for the
 # guest to power off. Returns non-zero if QEMU had to be killed.
+# TTYPAIR_GUEST_ARCH (amd64 or arm64) picks the machine: a PC with two
+# 16550 UARTs (console ttyS0, results ttyS1), or an arm64 -M virt with its
+# PL011 (console ttyAMA0) and a virtio console for the results (hvc0; the
+# kernel passes ttypair_results=... on to init.sh's environment).
 # tsc=reliable: on a loaded host the clocksource watchdog finds TCG's TSC
 # late to read and marks it unstable at run time; switching sched_clock
 # then patches kernel text, which TCG once got wrong ("Oops: int3" in
@@ -40,17 +45,35 @@ qemu_boot() {
 	# a kernel with its drivers built in (the debug kernel) has no initrd
 	_rd=$2
 	[ -f "$_rd" ] || _rd=
+	_common="panic=-1 oops=panic softlockup_panic=0 loglevel=7 printk.time=1 \
+net.ifnames=0 mitigations=off${TTYPAIR_KERNEL_ARGS:+ $TTYPAIR_KERNEL_ARGS}"
+	case ${TTYPAIR_GUEST_ARCH:-amd64} in
+	arm64)
+		# pauth-impdef: TCG's pointer authentication with QEMU's
+		# cheaper algorithm (the architected one is slow to emulate)
+		set -- qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
+			-kernel "$1" ${_rd:+-initrd} ${_rd:+"$_rd"} \
+			-drive "file=$3,format=raw,if=virtio,cache=unsafe" \
+			-serial "file:$4" \
+			-device virtio-serial-pci -chardev "file,id=results,path=$5" \
+			-device virtconsole,chardev=results \
+			-append "root=/dev/vda rw rootfstype=ext4 console=ttyAMA0,115200 \
+init=/opt/ttypair-tests/init.sh ttypair_results=/dev/hvc0 $_common"
+		;;
+	*)
+		set -- qemu-system-x86_64 -cpu max \
+			-kernel "$1" ${_rd:+-initrd} ${_rd:+"$_rd"} \
+			-drive "file=$3,format=raw,if=virtio,cache=unsafe" \
+			-serial "file:$4" -serial "file:$5" \
+			-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 \
+init=/opt/ttypair-tests/init.sh tsc=reliable $_common"
+		;;
+	esac
 	# shellcheck disable=SC2086 # TTYPAIR_QEMU_ARGS: options, split
 	timeout --foreground -k 10 "$TTYPAIR_QEMU_TIMEOUT" \
-	qemu-system-x86_64 -accel tcg -cpu max -smp "$_smp" -m "$TTYPAIR_QEMU_MEM" \
+	"$@" -accel tcg -smp "$_smp" -m "$TTYPAIR_QEMU_MEM" \
 		-no-reboot -display none -monitor none -nodefaults \
-		-kernel "$1" ${_rd:+-initrd} ${_rd:+"$_rd"} \
-		-drive "file=$3,format=raw,if=virtio,cache=unsafe" \
-		-serial "file:$4" -serial "file:$5" $TTYPAIR_QEMU_ARGS \
-		-append "root=/dev/vda rw rootfstype=ext4 console=ttyS0,115200 \
-init=/opt/ttypair-tests/init.sh panic=-1 oops=panic softlockup_panic=0 \
-loglevel=7 printk.time=1 net.ifnames=0 mitigations=off tsc=reliable\
-${TTYPAIR_KERNEL_ARGS:+ $TTYPAIR_KERNEL_ARGS}" </dev/null
+		$TTYPAIR_QEMU_ARGS </dev/null
 }
 
 # qemu_kernel_problems CONSOLE_LOG: print the kernel log lines that fail a run.
@@ -110,6 +133,13 @@ guest_prepare() {
 		k=$(basename "$(dirname "$b")") d=/opt/ttypair-tests/squatter/$k
 		mkdir -p "$d" && cp /opt/ttypair-tests/src/tests/guest/squatter/* "$d/" &&
 		make -C "$b" M="$d" modules || exit 1
+		# a kernel that refuses unsigned modules (the debug kernel,
+		# tests/target.sh) gets it signed with its key, like ttypair
+		s=/root/module-signing
+		[ -f $s/signing_key.pem ] || continue
+		h=$(sed -n "s/^CONFIG_MODULE_SIG_HASH=\"\(.*\)\"/\1/p" "/boot/config-$k")
+		"$b/scripts/sign-file" "$h" $s/signing_key.pem $s/signing_key.x509 \
+			"$d/ttypair_squatter.ko" || exit 1
 	done' >> "$4" 2>&1
 }
 
