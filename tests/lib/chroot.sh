@@ -54,12 +54,17 @@ chroot_tarball() {
 		done
 		log "chroot $_suite: building with mmdebstrap from $_mirror (1-3 minutes)" >&2
 		# shellcheck disable=SC2086
-		if ! timeout "$TTYPAIR_CHROOT_TIMEOUT" mmdebstrap --quiet --variant=apt \
+		timeout "$TTYPAIR_CHROOT_TIMEOUT" mmdebstrap --quiet --variant=apt \
 			${_arch:+--architectures="$_arch"} \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--aptopt='APT::Install-Recommends "false"' \
 			--include="$(echo $TTYPAIR_CHROOT_BASE $_pkgs | tr ' ' ',')" \
-			"$_suite" "$_tar.part.tar" "deb $_mirror $_suite main" "$@" >&2; then
+			"$_suite" "$_tar.part.tar" "deb $_mirror $_suite main" "$@" >&2
+		_rc=$?
+		if [ "$_rc" != 0 ]; then
+			# (mmdebstrap --quiet says only which apt-get failed)
+			[ "$_rc" != 124 ] ||
+				log "chroot $_suite: mmdebstrap stopped after its time limit of $TTYPAIR_CHROOT_TIMEOUT s (TTYPAIR_CHROOT_TIMEOUT)" >&2
 			rm -f "$_tar.part.tar"
 			exit 1
 		fi
