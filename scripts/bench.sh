@@ -49,7 +49,8 @@ for c in mmdebstrap qemu-system-x86_64 mke2fs gnuplot; do
 done
 line=$(awk -v t="$TARGET" '$1 == t' "$TTYPAIR_SRC/tests/targets")
 [ -n "$line" ] || die "no target $TARGET in tests/targets"
-read -r _ _ suite rest <<< "$line"
+read -r _ _ suite arch rest <<< "$line"
+[ "$arch" = amd64 ] || die "make bench runs amd64 targets only; $TARGET is $arch"
 # shellcheck disable=SC2086
 set -- $rest
 extra=${!#}
