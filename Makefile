@@ -64,9 +64,11 @@ modules:
 
 utils: utils/ttypairctl
 
-utils/ttypairctl: utils/ttypairctl.c dkms.conf
+TTYPAIRCTL_SRC := utils/ttypairctl.c utils/ttypairctl-bus.c
+
+utils/ttypairctl: $(TTYPAIRCTL_SRC) utils/ttypairctl.h dkms.conf
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DTTYPAIR_VERSION='"$(VERSION)"' \
-		-o $@ utils/ttypairctl.c $(LDFLAGS)
+		-o $@ $(TTYPAIRCTL_SRC) $(LDFLAGS)
 
 # What a package of the module has (ttypair-dkms, dkms-ttypair): the
 # sources, as dkms wants them, and the udev rules, into DESTDIR

@@ -38,8 +38,13 @@
 /* Baud rate reported by TIOCGSERIAL, and used for timing while at B0 */
 #define TTYPAIR_BAUD_BASE	115200U
 #define TTYPAIR_B0_BAUD		9600U
-/* Longest name of a pair made in configfs */
+/* Longest name of a pair or bus made in configfs */
 #define TTYPAIR_PAIR_NAME_MAX	32
+/* Hard limit of bus ports: the lines of the bus ports' tty driver */
+#define TTYPAIR_MAX_BUS_PORTS	1024
+/* Ports of one bus: 2 to the unit loads of one RS-485 segment */
+#define TTYPAIR_BUS_PORTS_MIN	2U
+#define TTYPAIR_BUS_PORTS_MAX	32U
 /*
  * Strict mode: a receiver takes characters sent at a speed within this
  * many percent of its own, as a UART's receiver (16x oversampling) does
@@ -93,6 +98,14 @@ enum ttypair_inject {
 	TTYPAIR_INJECT_OVERRUN,
 	TTYPAIR_INJECT_BREAK,
 	TTYPAIR_NR_INJECT,
+};
+
+/* When a port of a bus drives the line (see busline.c) */
+enum ttypair_drive {
+	TTYPAIR_DRIVE_AUTO,
+	TTYPAIR_DRIVE_RTS,
+	TTYPAIR_DRIVE_ALWAYS,
+	TTYPAIR_NR_DRIVE,
 };
 
 enum ttypair_parity {
@@ -169,7 +182,9 @@ struct ttypair_icount {
  * struct ttypair_stats - per-end byte counters
  * @tx: bytes accepted from this end's writers and delivered to the peer
  * @rx: bytes delivered to this end by the peer
- * @discarded: bytes written on this end while the peer was closed
+ * @discarded: bytes written on this end while the peer was closed (on a
+ *	bus: while no other port was open)
+ * @undriven: bus ports: bytes sent while the port did not drive the line
  * @injected: errors injected into this end's input (one-shot and noise)
  *
  * Protected by the owning pair's lock.
@@ -178,6 +193,7 @@ struct ttypair_stats {
 	u64 tx;
 	u64 rx;
 	u64 discarded;
+	u64 undriven;
 	u64 injected;
 };
 
@@ -214,11 +230,12 @@ struct ttypair_txq {
 };
 
 /**
- * struct ttypair_port - one end of a pair
+ * struct ttypair_port - one end of a pair, or one port of a bus
  * @port: the tty_port; its flip buffer is this end's receive queue
- * @pair: the pair this end belongs to
- * @id: TTYPAIR_END_A or TTYPAIR_END_B
- * @peer: the other end of the pair
+ * @pair: the pair (or bus) this end belongs to
+ * @id: TTYPAIR_END_A or TTYPAIR_END_B; on a bus, the port's number
+ * @tty_index: the tty's index: the pair's index, or the bus port's line
+ * @peer: the other end of the pair; NULL on a bus
  * @dev: the registered tty device, NULL before registration
  * @installed: a tty was installed on this end (tty_mutex serialises it)
  * @hangup_work: hangs the end up when its carrier drops (see modem.c)
@@ -245,11 +262,19 @@ struct ttypair_txq {
  * @txq: the transmit FIFO
  * @direct: bytes written on this end go straight into the peer's receive
  *	queue as they are (see ttypair_tx_route()); under pair->lock
+ * @drive: bus ports: when the port drives the line, enum ttypair_drive
+ * @overrun_pending: bus ports in overrun mode: characters were lost, the
+ *	next one received is preceded by an overrun mark
+ * @line_end: bus ports with baud-rate emulation: when the last character
+ *	the port put on the line ended
+ * @line_ns: how long that character was on the line
+ * @line_char: its value
  */
 struct ttypair_port {
 	struct tty_port port;
 	struct ttypair_pair *pair;
-	enum ttypair_end_id id;
+	unsigned int id;
+	unsigned int tty_index;
 	struct ttypair_port *peer;
 	struct device *dev;
 	bool installed;
@@ -272,6 +297,11 @@ struct ttypair_port {
 	struct ttypair_stats stats;
 	struct ttypair_txq txq;
 	bool direct;
+	u8 drive;
+	bool overrun_pending;
+	ktime_t line_end;
+	u64 line_ns;
+	u8 line_char;
 };
 
 /* The settings of a pair that sysfs and configfs read and write as text */
@@ -280,6 +310,7 @@ enum ttypair_setting {
 	TTYPAIR_SET_STRICT,
 	TTYPAIR_SET_NOISE_PPM,
 	TTYPAIR_SET_NOISE_SEED,
+	TTYPAIR_SET_OVERRUN,
 };
 
 /**
@@ -295,29 +326,37 @@ struct ttypair_settings {
 };
 
 /**
- * struct ttypair_pair - two ends joined by a virtual null-modem cable
- * @kref: one reference held by the pair registry, one per installed tty
- * @lock: the data path lock: guards the ends' state (see struct
+ * struct ttypair_pair - two ends joined by a virtual null-modem cable, or
+ *	the ports of a bus (an RS-485 line: what one port sends, all others
+ *	receive)
+ * @kref: one reference held by the registry, one per installed tty
+ * @lock: the data path lock: guards the ports' state (see struct
  *	ttypair_port), the settings below, and serialises every insertion into
- *	either end's flip buffer
- * @index: line number of both ends (ttyVPA<index> and ttyVPB<index>)
- * @dev: the pair's device on the ttypair bus, parent of both ends' tty
+ *	any port's flip buffer
+ * @index: a pair's line number (ttyVPA<index> and ttyVPB<index>); a bus's
+ *	number (bus<index> in sysfs)
+ * @dev: the device on the ttypair device bus, parent of the ports' tty
  *	devices; NULL before it is registered and after it is removed
  * @has_index: @index is allocated in the registry (until the pair is freed)
- * @name: the name of a pair made in configfs; empty for the pairs made at
- *	load time (pairs=)
+ * @bus: this is a bus of ports, not a pair
+ * @name: the name of a pair or bus made in configfs; empty for the pairs
+ *	made at load time (pairs=)
  * @dead: removed: opens fail; under @lock
  * @baud_emulation: bytes leave at the sender's line rate
  * @strict: mismatched line settings produce framing and parity errors
- * @noise_ppm: errors per million characters received, on both ends
+ * @overrun: buses: a receiver without room loses characters rather than
+ *	holding the sender back
+ * @noise_ppm: errors per million characters received, on every port
  * @noise_seed: the seed @noise_state was last started from
  * @noise_state: the noise's pseudo-random generator
- * @a: the A end
- * @b: the B end
+ * @first_line: buses: the line of port 0; the ports' lines follow on
+ * @nr_ports: how many of @ports exist: 2 for a pair; 0 for a bus until
+ *	its ports are made, then fixed (written before any port is visible)
+ * @ports: the ports: a pair's A and B end, or a bus's ports in order
  *
- * The ends are two members rather than an array: a tty_port ends in a
- * flexible array (its buffer's sentinel), and arrays of such structures are
- * not portable C.
+ * The ports are allocated one by one: a tty_port ends in a flexible array
+ * (its buffer's sentinel), and arrays of such structures are not portable
+ * C.
  */
 struct ttypair_pair {
 	struct kref kref;
@@ -325,21 +364,31 @@ struct ttypair_pair {
 	unsigned int index;
 	struct device *dev;
 	bool has_index;
+	bool bus;
 	char name[TTYPAIR_PAIR_NAME_MAX + 1];
 	bool dead;
 	bool baud_emulation;
 	bool strict;
+	bool overrun;
 	u32 noise_ppm;
 	u64 noise_seed;
 	struct rnd_state noise_state;
-	struct ttypair_port a;
-	struct ttypair_port b;
+	unsigned int first_line;
+	unsigned int nr_ports;
+	struct ttypair_port *ports[];
 };
 
 static inline struct ttypair_port *ttypair_end(struct ttypair_pair *pair,
 					       enum ttypair_end_id id)
 {
-	return id == TTYPAIR_END_A ? &pair->a : &pair->b;
+	return pair->ports[id];
+}
+
+/* The ports that exist: a bus's are published once, before any is seen */
+static inline unsigned int ttypair_nr_ports(struct ttypair_pair *pair)
+{
+	/* pairs with the release of ttypair_bus_add_ports(): the ports first */
+	return smp_load_acquire(&pair->nr_ports);
 }
 
 static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
@@ -360,12 +409,13 @@ static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 /* main.c: the module parameters */
 extern struct ttypair_settings ttypair_defaults;
 extern unsigned int ttypair_max_pairs;
+extern unsigned int ttypair_max_bus_ports;
 
-/* bus.c: the ttypair bus, a device per pair as its ends' parent */
-int ttypair_bus_register(void);
-void ttypair_bus_unregister(void);
-int ttypair_bus_add_pair(struct ttypair_pair *pair);
-void ttypair_bus_remove_pair(struct ttypair_pair *pair);
+/* device.c: the ttypair device bus, a device per pair or bus as parent */
+int ttypair_dev_register(void);
+void ttypair_dev_unregister(void);
+int ttypair_dev_add(struct ttypair_pair *pair);
+void ttypair_dev_remove(struct ttypair_pair *pair);
 
 /* tty.c: the two tty drivers and the tty/tty_port operations */
 int ttypair_tty_register(void);
@@ -373,6 +423,7 @@ void ttypair_tty_unregister(void);
 int ttypair_tty_add_port(struct ttypair_port *tp);
 void ttypair_tty_remove_port(struct ttypair_port *tp);
 void ttypair_tty_port_init(struct ttypair_port *tp);
+const char *ttypair_port_prefix(const struct ttypair_port *tp);
 
 /* pair.c: pair objects and the registry of pairs */
 struct ttypair_pair *ttypair_pair_new(int index, const char *name);
@@ -383,6 +434,9 @@ void ttypair_pair_destroy_all(void);
 struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 					 unsigned int index);
 void ttypair_pair_put(struct ttypair_pair *pair);
+struct ttypair_pair *ttypair_bus_new(const char *name);
+int ttypair_bus_add_ports(struct ttypair_pair *bus, unsigned int nr);
+struct ttypair_port *ttypair_bus_port_lookup(unsigned int line);
 
 /* xfer.c: the transmit side: FIFO, pacing, flow control */
 size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count);
@@ -397,6 +451,7 @@ void ttypair_tx_init(struct ttypair_port *tp);
 void ttypair_set_active(struct ttypair_port *tp, bool active);
 void ttypair_set_tx_stopped(struct ttypair_port *tp, bool stopped);
 void ttypair_tx_room_made(struct ttypair_port *src);
+void ttypair_tx_wake_senders(struct ttypair_port *dst);
 void ttypair_tx_route(struct ttypair_pair *pair);
 void ttypair_send_xchar(struct ttypair_port *src, u8 ch);
 void ttypair_tx_reset(struct ttypair_port *tp);
@@ -406,12 +461,29 @@ size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 			  const u8 *buf, size_t count);
 bool ttypair_rx_unchanged(struct ttypair_port *src, struct ttypair_port *dst);
 void ttypair_rx_break(struct ttypair_port *dst);
+void ttypair_rx_break_locked(struct ttypair_port *dst);
+bool ttypair_rx_collided(struct ttypair_port *src, struct ttypair_port *dst,
+			 u8 ch);
 void ttypair_rx_ops_init(void);
 void ttypair_rx_port_init(struct ttypair_port *tp);
 bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch);
 int ttypair_inject_parse(const char *buf, enum ttypair_inject *kind);
 const char *ttypair_inject_name(enum ttypair_inject kind);
 void ttypair_noise_seed(struct ttypair_pair *pair, u64 seed);
+
+/* busline.c: the line of a bus: who drives it, delivery to every port */
+bool ttypair_bus_driving(const struct ttypair_port *src);
+unsigned int ttypair_bus_room(struct ttypair_port *src);
+size_t ttypair_bus_deliver(struct ttypair_port *src, const u8 *buf,
+			   size_t count);
+size_t ttypair_bus_deliver_paced(struct ttypair_port *src, const u8 *buf,
+				 size_t count, ktime_t end, u64 char_ns);
+bool ttypair_bus_xchar(struct ttypair_port *src, u8 ch);
+void ttypair_bus_break(struct ttypair_port *src);
+void ttypair_bus_took(struct ttypair_port *dst);
+void ttypair_bus_wake_senders(struct ttypair_port *dst);
+int ttypair_drive_parse(const char *buf, enum ttypair_drive *drive);
+const char *ttypair_drive_name(enum ttypair_drive drive);
 
 /* modem.c: modem lines, their wiring, carrier, TIOCMIWAIT, icount */
 void ttypair_modem_init(struct ttypair_port *tp);
@@ -451,6 +523,7 @@ int ttypair_set_serial(struct ttypair_port *tp, struct serial_struct *ss);
 
 /* sysfs.c: settings as text, and the attributes of the tty devices */
 extern const struct attribute_group *ttypair_attr_groups[];
+extern const struct attribute_group *ttypair_bus_attr_groups[];
 ssize_t ttypair_wiring_show(struct ttypair_port *tp, char *buf);
 ssize_t ttypair_wiring_store(struct ttypair_port *tp, const char *buf,
 			     size_t count);
@@ -463,6 +536,11 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 /* configfs.c: named pairs made and removed at run time */
 int ttypair_configfs_register(void);
 void ttypair_configfs_unregister(void);
+bool ttypair_cfg_name_ok(const char *name, const char *what);
+
+/* configfs_bus.c: named buses, in the configfs group "buses" */
+struct config_group;
+void ttypair_cfg_buses_init(struct config_group *parent);
 
 /**
  * ttypair_inputs_notify() - act on changed inputs of an end
@@ -491,6 +569,8 @@ static inline void ttypair_inputs_notify(struct ttypair_port *tp,
  * before this reads the peer's note, and the peer notes before it looks at
  * the room again (see xfer.c).
  *
+ * On a bus, every port that waits is looked at (ttypair_bus_took()).
+ *
  * Context: the flip buffer's work, just after it handed bytes over; or
  * @dst's unthrottle.
  */
@@ -498,8 +578,10 @@ static inline void ttypair_tx_peer_took(struct ttypair_port *dst)
 {
 	struct ttypair_port *src = ttypair_peer(dst);
 
-	if (READ_ONCE(src->txq.wait_room) &&
-	    tty_buffer_space_avail(&dst->port))
+	if (unlikely(!src))
+		ttypair_bus_took(dst);
+	else if (READ_ONCE(src->txq.wait_room) &&
+		 tty_buffer_space_avail(&dst->port))
 		ttypair_tx_room_made(src);
 }
 

@@ -5,7 +5,7 @@
  * appear at once, rmdir removes it even while its ends are open (they are
  * hung up). The directory's attributes are the pair's settings and the
  * names of its devices. Pairs made by the pairs= parameter are static and
- * do not appear here.
+ * do not appear here. The group "buses" holds the buses (configfs_bus.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,46 +35,54 @@ static struct ttypair_pair *ttypair_cfg_pair(struct config_item *item)
 
 static ssize_t ttypair_cfg_wiring_a_show(struct config_item *item, char *page)
 {
-	return ttypair_wiring_show(&ttypair_cfg_pair(item)->a, page);
+	return ttypair_wiring_show(ttypair_end(ttypair_cfg_pair(item),
+					       TTYPAIR_END_A), page);
 }
 
 static ssize_t ttypair_cfg_wiring_a_store(struct config_item *item,
 					  const char *page, size_t count)
 {
-	return ttypair_wiring_store(&ttypair_cfg_pair(item)->a, page, count);
+	return ttypair_wiring_store(ttypair_end(ttypair_cfg_pair(item),
+						TTYPAIR_END_A), page, count);
 }
 
 static ssize_t ttypair_cfg_wiring_b_show(struct config_item *item, char *page)
 {
-	return ttypair_wiring_show(&ttypair_cfg_pair(item)->b, page);
+	return ttypair_wiring_show(ttypair_end(ttypair_cfg_pair(item),
+					       TTYPAIR_END_B), page);
 }
 
 static ssize_t ttypair_cfg_wiring_b_store(struct config_item *item,
 					  const char *page, size_t count)
 {
-	return ttypair_wiring_store(&ttypair_cfg_pair(item)->b, page, count);
+	return ttypair_wiring_store(ttypair_end(ttypair_cfg_pair(item),
+						TTYPAIR_END_B), page, count);
 }
 
 static ssize_t ttypair_cfg_rs485_a_show(struct config_item *item, char *page)
 {
-	return ttypair_rs485_show(&ttypair_cfg_pair(item)->a, page);
+	return ttypair_rs485_show(ttypair_end(ttypair_cfg_pair(item),
+					      TTYPAIR_END_A), page);
 }
 
 static ssize_t ttypair_cfg_rs485_a_store(struct config_item *item,
 					 const char *page, size_t count)
 {
-	return ttypair_rs485_store(&ttypair_cfg_pair(item)->a, page, count);
+	return ttypair_rs485_store(ttypair_end(ttypair_cfg_pair(item),
+					       TTYPAIR_END_A), page, count);
 }
 
 static ssize_t ttypair_cfg_rs485_b_show(struct config_item *item, char *page)
 {
-	return ttypair_rs485_show(&ttypair_cfg_pair(item)->b, page);
+	return ttypair_rs485_show(ttypair_end(ttypair_cfg_pair(item),
+					      TTYPAIR_END_B), page);
 }
 
 static ssize_t ttypair_cfg_rs485_b_store(struct config_item *item,
 					 const char *page, size_t count)
 {
-	return ttypair_rs485_store(&ttypair_cfg_pair(item)->b, page, count);
+	return ttypair_rs485_store(ttypair_end(ttypair_cfg_pair(item),
+					       TTYPAIR_END_B), page, count);
 }
 
 /* show and store of a setting of the pair, shared with sysfs.c */
@@ -159,18 +167,31 @@ static const struct config_item_type ttypair_cfg_pair_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-/* A name that can be part of a device path: letters, digits, . _ - */
-static bool ttypair_cfg_name_ok(const char *name)
+/**
+ * ttypair_cfg_name_ok() - whether a name can name a pair or bus
+ * @name: what mkdir(2) was given
+ * @what: "pair" or "bus", for the log line
+ *
+ * A name that can be part of a device path: 1 to TTYPAIR_PAIR_NAME_MAX
+ * letters, digits, '.', '_' or '-', not starting with '.' or '-'. A name
+ * refused is logged.
+ *
+ * Return: true if @name is good.
+ */
+bool ttypair_cfg_name_ok(const char *name, const char *what)
 {
 	size_t len = strlen(name), i;
+	bool ok = len && len <= TTYPAIR_PAIR_NAME_MAX && name[0] != '.' &&
+		  name[0] != '-';
 
-	if (!len || len > TTYPAIR_PAIR_NAME_MAX || name[0] == '.' ||
-	    name[0] == '-')
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("._-", name[i]))
-			return false;
-	return true;
+	for (i = 0; ok && i < len; i++)
+		ok = isalnum(name[i]) || strchr("._-", name[i]);
+	if (!ok)
+		/* escaped: the name is anything mkdir(2) was given */
+		pr_info_ratelimited("%s name '%*pE' refused: 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'\n",
+				    what, (int)min_t(size_t, len, 40), name,
+				    TTYPAIR_PAIR_NAME_MAX);
+	return ok;
 }
 
 static struct config_group *ttypair_cfg_make_pair(struct config_group *group,
@@ -179,13 +200,8 @@ static struct config_group *ttypair_cfg_make_pair(struct config_group *group,
 	struct ttypair_cfg_pair *cp;
 	struct ttypair_pair *pair;
 
-	if (!ttypair_cfg_name_ok(name)) {
-		/* escaped: the name is anything mkdir(2) was given */
-		pr_info_ratelimited("pair name '%*pE' refused: 1 to %d letters, digits, '.', '_' or '-', not starting with '.' or '-'\n",
-				    (int)min_t(size_t, strlen(name), 40), name,
-				    TTYPAIR_PAIR_NAME_MAX);
+	if (!ttypair_cfg_name_ok(name, "pair"))
 		return ERR_PTR(-EINVAL);
-	}
 	cp = kzalloc(sizeof(*cp), GFP_KERNEL);
 	if (!cp)
 		return ERR_PTR(-ENOMEM);
@@ -194,6 +210,9 @@ static struct config_group *ttypair_cfg_make_pair(struct config_group *group,
 		if (PTR_ERR(pair) == -ENOSPC)
 			pr_info_ratelimited("pair '%s' refused: max_pairs (%u) pairs exist\n",
 					    name, ttypair_max_pairs);
+		else if (PTR_ERR(pair) == -EEXIST)
+			pr_info_ratelimited("pair '%s' refused: a bus has that name\n",
+					    name);
 		kfree(cp);
 		return ERR_CAST(pair);
 	}
@@ -241,6 +260,7 @@ int ttypair_configfs_register(void)
 
 	config_group_init(&ttypair_cfg_subsys.su_group);
 	mutex_init(&ttypair_cfg_subsys.su_mutex);
+	ttypair_cfg_buses_init(&ttypair_cfg_subsys.su_group);
 	ret = configfs_register_subsystem(&ttypair_cfg_subsys);
 	if (ret) {
 		pr_err("registering with configfs failed: %d\n", ret);
@@ -255,7 +275,7 @@ int ttypair_configfs_register(void)
 /**
  * ttypair_configfs_unregister() - withdraw /sys/kernel/config/ttypair
  *
- * No pair directory exists any more: each one pins the module.
+ * No pair or bus directory exists any more: each one pins the module.
  */
 void ttypair_configfs_unregister(void)
 {

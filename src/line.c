@@ -154,8 +154,8 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 	}
 	/* Flow control may have been switched off. */
 	ttypair_tx_kick(tp);
-	/* Without CREAD the end takes all: the peer's writer need not wait. */
-	ttypair_tx_room_made(ttypair_peer(tp));
+	/* Without CREAD the end takes all: a writer need not wait for it. */
+	ttypair_tx_wake_senders(tp);
 }
 
 /**
@@ -163,7 +163,8 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
  * @tp: the end
  * @on: true while the line is held in the break condition
  *
- * The peer receives one break when the condition starts.
+ * The peer (every port of a bus that hears it) receives one break when
+ * the condition starts.
  *
  * Return: 0.
  */
@@ -177,8 +178,12 @@ int ttypair_break(struct ttypair_port *tp, bool on)
 	tp->breaking = on;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
-	if (on && !was)
-		ttypair_rx_break(ttypair_peer(tp));
+	if (on && !was) {
+		if (tp->peer)
+			ttypair_rx_break(tp->peer);
+		else
+			ttypair_bus_break(tp);
+	}
 	return 0;
 }
 
@@ -204,7 +209,7 @@ void ttypair_get_serial(struct ttypair_port *tp, struct serial_struct *ss)
 	unsigned long flags;
 
 	ss->type = PORT_16550A;
-	ss->line = tp->pair->index;
+	ss->line = tp->tty_index;
 	ss->xmit_fifo_size = TTYPAIR_FIFO_SIZE;
 	ss->baud_base = TTYPAIR_BAUD_BASE;
 	spin_lock_irqsave(&tp->pair->lock, flags);
@@ -240,12 +245,10 @@ int ttypair_set_serial(struct ttypair_port *tp, struct serial_struct *ss)
 
 	if (ss->custom_divisor || (ss->flags & ASYNC_SPD_MASK)) {
 		pr_info_ratelimited("%s%u: custom divisors are not supported; set the speed with termios\n",
-				    tp->id == TTYPAIR_END_A ? TTYPAIR_NAME_A :
-							      TTYPAIR_NAME_B,
-				    tp->pair->index);
+				    ttypair_port_prefix(tp), tp->tty_index);
 		return -EINVAL;
 	}
-	if (ss->type != PORT_16550A || ss->line != tp->pair->index ||
+	if (ss->type != PORT_16550A || ss->line != tp->tty_index ||
 	    ss->port || ss->port_high || ss->irq || ss->hub6 || ss->io_type ||
 	    ss->iomem_base || ss->iomem_reg_shift ||
 	    ss->baud_base != TTYPAIR_BAUD_BASE ||

@@ -28,6 +28,11 @@ module_param_named(max_pairs, ttypair_max_pairs, uint, 0444);
 MODULE_PARM_DESC(max_pairs, "Most pairs that may exist at once, pairs= and configfs together (default and at most "
 		 __stringify(TTYPAIR_MAX_PAIRS) ")");
 
+unsigned int ttypair_max_bus_ports = TTYPAIR_MAX_BUS_PORTS;
+module_param_named(max_bus_ports, ttypair_max_bus_ports, uint, 0444);
+MODULE_PARM_DESC(max_bus_ports, "Most ports that the buses may have together (default and at most "
+		 __stringify(TTYPAIR_MAX_BUS_PORTS) ")");
+
 /* The settings new pairs start with */
 struct ttypair_settings ttypair_defaults = {
 	.wiring = TTYPAIR_NULL_MODEM_WIRING,
@@ -97,8 +102,14 @@ static int __init ttypair_init(void)
 		return -EINVAL;
 	}
 
+	if (ttypair_max_bus_ports > TTYPAIR_MAX_BUS_PORTS) {
+		pr_err("max_bus_ports=%u is invalid: expected a number from 0 to %d\n",
+		       ttypair_max_bus_ports, TTYPAIR_MAX_BUS_PORTS);
+		return -EINVAL;
+	}
+
 	ttypair_rx_ops_init();
-	ret = ttypair_bus_register();
+	ret = ttypair_dev_register();
 	if (ret)
 		return ret;
 	ret = ttypair_tty_register();
@@ -146,7 +157,7 @@ error_destroy_pairs:
 error_unregister_tty:
 	ttypair_tty_unregister();
 error_unregister_bus:
-	ttypair_bus_unregister();
+	ttypair_dev_unregister();
 	return ret;
 }
 
@@ -155,7 +166,7 @@ static void __exit ttypair_exit(void)
 	ttypair_configfs_unregister();
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();
-	ttypair_bus_unregister();
+	ttypair_dev_unregister();
 	pr_info("unloaded\n");
 }
 

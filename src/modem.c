@@ -150,11 +150,12 @@ static bool ttypair_input_level(struct ttypair_port *tp, int in)
 		level = true;
 		break;
 	case TTYPAIR_SRC_OPEN:
-		level = peer->active;
+		level = peer && peer->active;
 		break;
 	default:
-		level = ttypair_rs485_outputs(peer) &
-			ttypair_source_bits[source];
+		/* a bus port's inputs are wired to levels only */
+		level = peer && (ttypair_rs485_outputs(peer) &
+				 ttypair_source_bits[source]);
 		break;
 	}
 	return level != tp->wiring.invert[in];
@@ -315,10 +316,13 @@ void ttypair_modem_set(struct ttypair_port *tp, unsigned int clear,
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->mctrl = (tp->mctrl & ~clear) | (set & outputs);
-	changed = ttypair_inputs_refresh(peer);
+	changed = peer ? ttypair_inputs_refresh(peer) : 0;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
 	ttypair_inputs_notify(peer, changed);
+	/* A bus port's RTS may drive the line: a waiting writer looks again. */
+	if (!peer)
+		ttypair_tx_room_made(tp);
 }
 
 /**

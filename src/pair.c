@@ -1,46 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ttypair - pair objects and the registry of pairs.
+ * ttypair - pair and bus objects and their registries.
  *
- * A pair is reference counted: the registry holds one reference from
- * creation until removal, and every installed tty holds one (taken in the
- * tty's install, dropped in its cleanup). Removal hangs up both ends,
+ * A pair (or bus) is reference counted: the registry holds one reference
+ * from creation until removal, and every installed tty holds one (taken in
+ * the tty's install, dropped in its cleanup). Removal hangs up every port,
  * unregisters their devices and drops the registry's reference; the memory
- * goes when the last tty using it is released. The pair's index stays
- * taken until then: the tty core keeps a hung-up tty at that index until
- * its last file is closed, and a new pair there could not be opened.
+ * goes when the last tty using it is released. The pair's index (a bus's
+ * port lines) stays taken until then: the tty core keeps a hung-up tty at
+ * that index until its last file is closed, and a new port there could not
+ * be opened.
+ *
+ * Pairs and buses are numbered apart (ttyVPA<n>/ttyVPB<n> and bus<n>); the
+ * ports of all buses share the lines of one tty driver (ttyVPS<line>), a
+ * bus's ports on consecutive lines. Names are unique over both kinds: they
+ * name the directories of /dev/ttypair.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/idr.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include "ttypair.h"
 
-static DEFINE_MUTEX(ttypair_registry_lock);	/* protects ttypair_pairs */
+/*
+ * The registry lock protects everything below: the IDRs, the counts, and
+ * the bus lines.
+ */
+static DEFINE_MUTEX(ttypair_registry_lock);
 static DEFINE_IDR(ttypair_pairs);		/* index -> registered pair, or
 						 * NULL while a removed one
 						 * still holds the index
 						 */
-static unsigned int ttypair_nr_pairs;		/* in ttypair_pairs; registry lock */
+static unsigned int ttypair_nr_pairs;		/* in ttypair_pairs */
+static DEFINE_IDR(ttypair_buses);		/* index -> bus, the same way */
+static unsigned int ttypair_nr_bus_ports;	/* ports of buses in the IDR */
+static DECLARE_BITMAP(ttypair_bus_lines_used, TTYPAIR_MAX_BUS_PORTS);
+static struct ttypair_port *ttypair_bus_lines[TTYPAIR_MAX_BUS_PORTS];
+						/* line -> port of a bus that
+						 * is not removed, or NULL
+						 */
 
 static void ttypair_pair_release(struct kref *kref)
 {
 	struct ttypair_pair *pair = container_of(kref, struct ttypair_pair,
 						 kref);
-	int i;
+	unsigned int i;
 
-	if (pair->has_index) {
-		mutex_lock(&ttypair_registry_lock);
-		idr_remove(&ttypair_pairs, pair->index);
-		mutex_unlock(&ttypair_registry_lock);
+	mutex_lock(&ttypair_registry_lock);
+	if (pair->has_index)
+		idr_remove(pair->bus ? &ttypair_buses : &ttypair_pairs,
+			   pair->index);
+	if (pair->bus && pair->nr_ports)
+		bitmap_clear(ttypair_bus_lines_used, pair->first_line,
+			     pair->nr_ports);
+	mutex_unlock(&ttypair_registry_lock);
+	/* Each port's timer delivers into the other ports. */
+	for (i = 0; i < pair->nr_ports; i++)
+		ttypair_tx_release(pair->ports[i]);
+	for (i = 0; i < pair->nr_ports; i++) {
+		tty_port_destroy(&pair->ports[i]->port);
+		kfree(pair->ports[i]);
 	}
-	/* Each end's timer delivers into the other end's port. */
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
-		ttypair_tx_release(ttypair_end(pair, i));
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
-		tty_port_destroy(&ttypair_end(pair, i)->port);
 	kfree(pair);
 }
 
@@ -80,41 +104,126 @@ struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
 	return pair ? ttypair_end(pair, id) : NULL;
 }
 
-static struct ttypair_pair *ttypair_pair_alloc(int index)
+/**
+ * ttypair_bus_port_lookup() - find a port of a registered bus, referenced
+ * @line: the port's line (ttyVPS<line>)
+ *
+ * Return: the port, with a reference on its bus that the caller drops with
+ * ttypair_pair_put(); NULL when no port of a bus has that line.
+ */
+struct ttypair_port *ttypair_bus_port_lookup(unsigned int line)
+{
+	struct ttypair_port *tp = NULL;
+
+	if (line >= TTYPAIR_MAX_BUS_PORTS)
+		return NULL;
+	mutex_lock(&ttypair_registry_lock);
+	tp = ttypair_bus_lines[line];
+	if (tp)
+		kref_get(&tp->pair->kref);
+	mutex_unlock(&ttypair_registry_lock);
+	return tp;
+}
+
+/*
+ * The wiring of a bus port's inputs: an RS-485 transceiver has no modem
+ * lines, so the port sees CTS, DSR and carrier on (an open without CLOCAL
+ * does not wait), and no ring.
+ */
+static const struct ttypair_wiring ttypair_bus_wiring = {
+	.source = {
+		[TTYPAIR_IN_CTS] = TTYPAIR_SRC_ON,
+		[TTYPAIR_IN_DSR] = TTYPAIR_SRC_ON,
+		[TTYPAIR_IN_DCD] = TTYPAIR_SRC_ON,
+		[TTYPAIR_IN_RI]  = TTYPAIR_SRC_OFF,
+	},
+};
+
+/* A port of @pair, number @id, with its tty_port, not yet in @pair */
+static struct ttypair_port *ttypair_port_alloc(struct ttypair_pair *pair,
+					       unsigned int id)
+{
+	struct ttypair_port *tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+
+	if (!tp)
+		return NULL;
+	tp->pair = pair;
+	tp->id = id;
+	tp->wiring = pair->bus ? ttypair_bus_wiring : ttypair_defaults.wiring;
+	ttypair_tty_port_init(tp);
+	ttypair_modem_init(tp);
+	return tp;
+}
+
+static void ttypair_port_free(struct ttypair_port *tp)
+{
+	tty_port_destroy(&tp->port);
+	kfree(tp);
+}
+
+/* The inputs a closed, idle port has (the wiring may say "on"); new ports */
+static void ttypair_ports_settle(struct ttypair_pair *pair,
+				 struct ttypair_port **ports, unsigned int nr)
+{
+	unsigned int i;
+
+	spin_lock_irq(&pair->lock);
+	for (i = 0; i < nr; i++) {
+		ttypair_inputs_refresh(ports[i]);
+		memset(&ports[i]->icount, 0, sizeof(ports[i]->icount));
+	}
+	spin_unlock_irq(&pair->lock);
+}
+
+static struct ttypair_pair *ttypair_pair_alloc(bool bus)
 {
 	struct ttypair_pair *pair;
-	int i;
+	unsigned int i;
 
-	pair = kzalloc(sizeof(*pair), GFP_KERNEL);
+	pair = kzalloc(struct_size(pair, ports, bus ? TTYPAIR_BUS_PORTS_MAX :
+				   TTYPAIR_NR_ENDS), GFP_KERNEL);
 	if (!pair)
 		return ERR_PTR(-ENOMEM);
 
 	kref_init(&pair->kref);
 	spin_lock_init(&pair->lock);
+	pair->bus = bus;
 	pair->baud_emulation = ttypair_defaults.baud_emulation;
 	pair->strict = ttypair_defaults.strict;
 	ttypair_noise_seed(pair, 0);
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		struct ttypair_port *tp = ttypair_end(pair, i);
+	if (bus)
+		return pair;	/* ports come with ttypair_bus_add_ports() */
 
-		tp->pair = pair;
-		tp->id = i;
-		tp->peer = ttypair_end(pair, i == TTYPAIR_END_A ? TTYPAIR_END_B :
-							   TTYPAIR_END_A);
-		tp->wiring = ttypair_defaults.wiring;
-		ttypair_tty_port_init(tp);
-		ttypair_modem_init(tp);
-	}
-	/* The inputs a closed, idle peer gives (the wiring may say "on") */
-	spin_lock_irq(&pair->lock);
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		struct ttypair_port *tp = ttypair_end(pair, i);
-
-		ttypair_inputs_refresh(tp);
-		memset(&tp->icount, 0, sizeof(tp->icount));
+		pair->ports[i] = ttypair_port_alloc(pair, i);
+		if (!pair->ports[i]) {
+			while (i--)
+				ttypair_port_free(pair->ports[i]);
+			kfree(pair);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
-	spin_unlock_irq(&pair->lock);
+	pair->nr_ports = TTYPAIR_NR_ENDS;
+	pair->ports[TTYPAIR_END_A]->peer = pair->ports[TTYPAIR_END_B];
+	pair->ports[TTYPAIR_END_B]->peer = pair->ports[TTYPAIR_END_A];
+	ttypair_ports_settle(pair, pair->ports, TTYPAIR_NR_ENDS);
 	return pair;
+}
+
+/* Whether a registered pair or bus has this name; registry lock held */
+static bool ttypair_name_taken(const char *name)
+{
+	struct idr *idrs[] = { &ttypair_pairs, &ttypair_buses };
+	struct ttypair_pair *pair;
+	unsigned int i;
+	int id;
+
+	lockdep_assert_held(&ttypair_registry_lock);
+	for (i = 0; i < ARRAY_SIZE(idrs); i++)
+		idr_for_each_entry(idrs[i], pair, id)
+			if (!strcmp(pair->name, name))
+				return true;
+	return false;
 }
 
 /*
@@ -123,12 +232,20 @@ static struct ttypair_pair *ttypair_pair_alloc(int index)
  */
 static void ttypair_pair_unlink(struct ttypair_pair *pair)
 {
+	struct idr *idr = pair->bus ? &ttypair_buses : &ttypair_pairs;
 	unsigned long flags;
+	unsigned int i;
 
 	mutex_lock(&ttypair_registry_lock);
-	if (idr_find(&ttypair_pairs, pair->index) == pair) {
-		idr_replace(&ttypair_pairs, NULL, pair->index);
-		ttypair_nr_pairs--;
+	if (pair->has_index && idr_find(idr, pair->index) == pair) {
+		idr_replace(idr, NULL, pair->index);
+		if (!pair->bus) {
+			ttypair_nr_pairs--;
+		} else {
+			for (i = 0; i < pair->nr_ports; i++)
+				ttypair_bus_lines[pair->first_line + i] = NULL;
+			ttypair_nr_bus_ports -= pair->nr_ports;
+		}
 	}
 	mutex_unlock(&ttypair_registry_lock);
 	/* an open between its lookup and its activate fails (tty.c) */
@@ -139,11 +256,11 @@ static void ttypair_pair_unlink(struct ttypair_pair *pair)
 
 static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 {
-	int i;
+	unsigned int i = ttypair_nr_ports(pair);
 
-	for (i = TTYPAIR_NR_ENDS - 1; i >= 0; i--)
-		ttypair_tty_remove_port(ttypair_end(pair, i));
-	ttypair_bus_remove_pair(pair);
+	while (i--)
+		ttypair_tty_remove_port(pair->ports[i]);
+	ttypair_dev_remove(pair);
 }
 
 /**
@@ -157,7 +274,8 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
  * Return: the pair, holding the registry's reference (dropped by
  * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken
  * (also by a removed pair that is still open), -ENOSPC if max_pairs pairs
- * exist or no index is free, -EINVAL for an @index out of range.
+ * exist or no index is free, -EINVAL for an @index out of range, -EEXIST
+ * if a bus has @name.
  */
 struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 {
@@ -167,14 +285,16 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 	if (index >= TTYPAIR_MAX_PAIRS)
 		return ERR_PTR(-EINVAL);
 
-	pair = ttypair_pair_alloc(index);
+	pair = ttypair_pair_alloc(false);
 	if (IS_ERR(pair))
 		return pair;
 	if (name)
 		strscpy(pair->name, name, sizeof(pair->name));
 
 	mutex_lock(&ttypair_registry_lock);
-	if (ttypair_nr_pairs >= ttypair_max_pairs)
+	if (name && ttypair_name_taken(name))
+		ret = -EEXIST;
+	else if (ttypair_nr_pairs >= ttypair_max_pairs)
 		ret = -ENOSPC;
 	else if (index < 0)
 		ret = idr_alloc(&ttypair_pairs, pair, 0, TTYPAIR_MAX_PAIRS,
@@ -187,6 +307,8 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 	if (ret >= 0) {
 		pair->index = ret;
 		pair->has_index = true;
+		pair->ports[TTYPAIR_END_A]->tty_index = ret;
+		pair->ports[TTYPAIR_END_B]->tty_index = ret;
 		ttypair_nr_pairs++;
 	}
 	mutex_unlock(&ttypair_registry_lock);
@@ -195,6 +317,141 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 		return ERR_PTR(ret);
 	}
 	return pair;
+}
+
+/**
+ * ttypair_bus_new() - make a bus without ports, and its device
+ * @name: the bus's name (configfs)
+ *
+ * The bus's device, bus<index>, is registered; the ports come with
+ * ttypair_bus_add_ports().
+ *
+ * Return: the bus, holding the registry's reference (dropped by
+ * ttypair_pair_destroy()), or an ERR_PTR(): -EEXIST if a pair or bus has
+ * @name, -ENOSPC if no index is free, -ENOMEM.
+ */
+struct ttypair_pair *ttypair_bus_new(const char *name)
+{
+	struct ttypair_pair *bus;
+	int ret;
+
+	bus = ttypair_pair_alloc(true);
+	if (IS_ERR(bus))
+		return bus;
+	strscpy(bus->name, name, sizeof(bus->name));
+
+	mutex_lock(&ttypair_registry_lock);
+	if (ttypair_name_taken(name))
+		ret = -EEXIST;
+	else
+		ret = idr_alloc(&ttypair_buses, bus, 0, TTYPAIR_MAX_BUS_PORTS,
+				GFP_KERNEL);
+	if (ret >= 0) {
+		bus->index = ret;
+		bus->has_index = true;
+	}
+	mutex_unlock(&ttypair_registry_lock);
+	if (ret < 0) {
+		ttypair_pair_put(bus);
+		return ERR_PTR(ret);
+	}
+	ret = ttypair_dev_add(bus);
+	if (ret) {
+		ttypair_pair_destroy(bus);
+		return ERR_PTR(ret);
+	}
+	return bus;
+}
+
+/*
+ * Give @nr new ports of @bus consecutive lines and publish them: lookups
+ * find them from now on. Return: 0, -ENOSPC (max_bus_ports ports exist, or
+ * no @nr consecutive lines are free) or -ENODEV (the bus was removed).
+ */
+static int ttypair_bus_link_ports(struct ttypair_pair *bus,
+				  struct ttypair_port **ports, unsigned int nr)
+{
+	unsigned long first;
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&ttypair_registry_lock);
+	first = bitmap_find_next_zero_area(ttypair_bus_lines_used,
+					   TTYPAIR_MAX_BUS_PORTS, 0, nr, 0);
+	if (idr_find(&ttypair_buses, bus->index) != bus)
+		ret = -ENODEV;
+	else if (ttypair_nr_bus_ports + nr > ttypair_max_bus_ports ||
+		 first >= TTYPAIR_MAX_BUS_PORTS)
+		ret = -ENOSPC;
+	if (!ret) {
+		bitmap_set(ttypair_bus_lines_used, first, nr);
+		bus->first_line = first;
+		for (i = 0; i < nr; i++) {
+			ports[i]->tty_index = first + i;
+			bus->ports[i] = ports[i];
+			ttypair_bus_lines[first + i] = ports[i];
+		}
+		ttypair_nr_bus_ports += nr;
+		/* the ports before their number: ttypair_nr_ports() */
+		smp_store_release(&bus->nr_ports, nr);
+	}
+	mutex_unlock(&ttypair_registry_lock);
+	return ret;
+}
+
+/**
+ * ttypair_bus_add_ports() - make the ports of a bus and their tty devices
+ * @bus: a bus from ttypair_bus_new() without ports
+ * @nr: how many, TTYPAIR_BUS_PORTS_MIN to TTYPAIR_BUS_PORTS_MAX
+ *
+ * The caller serialises calls for one bus; a bus gets its ports once.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL for a number out of range, -EBUSY if the bus has its
+ * ports, -ENOSPC if max_bus_ports would be exceeded or the lines are
+ * taken, -ENODEV if the bus was removed, -ENOMEM, or an error of the tty
+ * devices' registration: then the ports are not available and the bus
+ * can only be removed.
+ */
+int ttypair_bus_add_ports(struct ttypair_pair *bus, unsigned int nr)
+{
+	struct ttypair_port *ports[TTYPAIR_BUS_PORTS_MAX];
+	unsigned int i;
+	int ret;
+
+	if (nr < TTYPAIR_BUS_PORTS_MIN || nr > TTYPAIR_BUS_PORTS_MAX)
+		return -EINVAL;
+	if (ttypair_nr_ports(bus))
+		return -EBUSY;
+	for (i = 0; i < nr; i++) {
+		ports[i] = ttypair_port_alloc(bus, i);
+		if (!ports[i]) {
+			ret = -ENOMEM;
+			goto error_free;
+		}
+	}
+	ttypair_ports_settle(bus, ports, nr);
+	ret = ttypair_bus_link_ports(bus, ports, nr);
+	if (ret)
+		goto error_free;
+
+	/* From here on the ports belong to the bus, and go with it. */
+	for (i = 0; i < nr; i++) {
+		ret = ttypair_tty_add_port(ports[i]);
+		if (ret) {
+			pr_err("bus %s: registering the device of port %u failed (%d); remove the bus\n",
+			       bus->name, i, ret);
+			while (i--)
+				ttypair_tty_remove_port(ports[i]);
+			return ret;
+		}
+	}
+	return 0;
+
+error_free:
+	while (i--)
+		ttypair_port_free(ports[i]);
+	return ret;
 }
 
 /**
@@ -211,13 +468,13 @@ int ttypair_pair_publish(struct ttypair_pair *pair)
 {
 	int ret, i;
 
-	ret = ttypair_bus_add_pair(pair);
+	ret = ttypair_dev_add(pair);
 	if (ret) {
 		ttypair_pair_destroy(pair);
 		return ret;
 	}
 	for (i = 0; i < TTYPAIR_NR_ENDS; i++) {
-		ret = ttypair_tty_add_port(ttypair_end(pair, i));
+		ret = ttypair_tty_add_port(pair->ports[i]);
 		if (ret) {
 			ttypair_pair_destroy(pair);
 			return ret;
@@ -246,28 +503,30 @@ struct ttypair_pair *ttypair_pair_create(int index, const char *name)
 }
 
 /**
- * ttypair_pair_destroy() - remove a pair
- * @pair: a pair made by ttypair_pair_create(); its registry reference goes
+ * ttypair_pair_destroy() - remove a pair or a bus
+ * @pair: a pair made by ttypair_pair_create(), or a bus made by
+ *	ttypair_bus_new(); its registry reference goes
  *
- * New opens fail from now on; open ends are hung up (reads return end of
+ * New opens fail from now on; open ports are hung up (reads return end of
  * file, writes EIO), their devices unregistered, and the memory is freed
  * when the last of them is closed.
  */
 void ttypair_pair_destroy(struct ttypair_pair *pair)
 {
-	int i;
+	unsigned int i;
 
 	ttypair_pair_unlink(pair);
 	ttypair_pair_remove_devices(pair);
-	for (i = 0; i < TTYPAIR_NR_ENDS; i++)
-		ttypair_modem_flush(ttypair_end(pair, i));
+	for (i = 0; i < ttypair_nr_ports(pair); i++)
+		ttypair_modem_flush(pair->ports[i]);
 	ttypair_pair_put(pair);
 }
 
 /**
  * ttypair_pair_destroy_all() - remove every pair
  *
- * Open ends are hung up; their memory is freed when they are closed.
+ * Open ends are hung up; their memory is freed when they are closed. The
+ * buses are configfs's, and gone before this runs (each pins the module).
  */
 void ttypair_pair_destroy_all(void)
 {
@@ -284,4 +543,5 @@ void ttypair_pair_destroy_all(void)
 		ttypair_pair_destroy(pair);
 	}
 	idr_destroy(&ttypair_pairs);
+	idr_destroy(&ttypair_buses);
 }

@@ -9,10 +9,11 @@
  *
  * What an end supports, as a UART driver declares it in rs485_supported:
  * SER_RS485_ENABLED, SER_RS485_RTS_ON_SEND, SER_RS485_RTS_AFTER_SEND and
- * both delays up to 100 ms. SER_RS485_RX_DURING_TX and
- * SER_RS485_TERMINATE_BUS are dropped (there is neither a receiver to
- * leave on nor a terminator to switch); addressing (SER_RS485_ADDRB) and
- * RS-422 mode are refused.
+ * both delays up to 100 ms; on a port of a bus also SER_RS485_RX_DURING_TX
+ * (the port hears its own transmission, busline.c). SER_RS485_TERMINATE_BUS
+ * is dropped (there is no terminator to switch), and so is
+ * SER_RS485_RX_DURING_TX on a pair's end (its receiver hears only the
+ * peer); addressing (SER_RS485_ADDRB) and RS-422 mode are refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,11 +34,6 @@
 				 SER_RS485_RTS_AFTER_SEND)
 /* serial_core's RS485_MAX_RTS_DELAY, in milliseconds */
 #define TTYPAIR_RS485_MAX_DELAY	100U
-
-static const char *ttypair_rs485_name(struct ttypair_port *tp)
-{
-	return tp->id == TTYPAIR_END_A ? TTYPAIR_NAME_A : TTYPAIR_NAME_B;
-}
 
 /*
  * serial_core's uart_check_rs485_flags(): flags that are not among the
@@ -66,11 +62,12 @@ static void ttypair_rs485_sanitize(struct ttypair_port *tp,
 		memset(rs485, 0, sizeof(*rs485));
 		return;
 	}
-	flags = rs485->flags & TTYPAIR_RS485_FLAGS;
+	flags = rs485->flags & (TTYPAIR_RS485_FLAGS |
+				(tp->pair->bus ? SER_RS485_RX_DURING_TX : 0));
 	if (!(flags & SER_RS485_RTS_ON_SEND) ==
 	    !(flags & SER_RS485_RTS_AFTER_SEND)) {
 		pr_warn_ratelimited("%s%u: invalid RTS setting, using RTS_ON_SEND instead\n",
-				    ttypair_rs485_name(tp), tp->pair->index);
+				    ttypair_port_prefix(tp), tp->tty_index);
 		flags |= SER_RS485_RTS_ON_SEND;
 		flags &= ~SER_RS485_RTS_AFTER_SEND;
 	}
@@ -78,13 +75,13 @@ static void ttypair_rs485_sanitize(struct ttypair_port *tp,
 	if (rs485->delay_rts_before_send > TTYPAIR_RS485_MAX_DELAY) {
 		rs485->delay_rts_before_send = TTYPAIR_RS485_MAX_DELAY;
 		pr_warn_ratelimited("%s%u: RTS delay before sending clamped to %u ms\n",
-				    ttypair_rs485_name(tp), tp->pair->index,
+				    ttypair_port_prefix(tp), tp->tty_index,
 				    TTYPAIR_RS485_MAX_DELAY);
 	}
 	if (rs485->delay_rts_after_send > TTYPAIR_RS485_MAX_DELAY) {
 		rs485->delay_rts_after_send = TTYPAIR_RS485_MAX_DELAY;
 		pr_warn_ratelimited("%s%u: RTS delay after sending clamped to %u ms\n",
-				    ttypair_rs485_name(tp), tp->pair->index,
+				    ttypair_port_prefix(tp), tp->tty_index,
 				    TTYPAIR_RS485_MAX_DELAY);
 	}
 	memset(rs485->padding, 0, sizeof(rs485->padding));
@@ -124,7 +121,7 @@ unsigned int ttypair_rs485_set_rts(struct ttypair_port *tp, bool sending)
 	u32 level = sending ? SER_RS485_RTS_ON_SEND : SER_RS485_RTS_AFTER_SEND;
 
 	tp->rs485_rts = tp->rs485.flags & level;
-	return ttypair_inputs_refresh(ttypair_peer(tp));
+	return tp->peer ? ttypair_inputs_refresh(tp->peer) : 0;
 }
 
 /*
@@ -144,8 +141,10 @@ static void ttypair_rs485_apply(struct ttypair_port *tp,
 	ttypair_tx_route(tp->pair);
 	if (rs485->flags & SER_RS485_ENABLED)
 		changed = ttypair_rs485_set_rts(tp, tp->txq.rts_active);
+	else if (tp->peer)
+		changed = ttypair_inputs_refresh(tp->peer);
 	else
-		changed = ttypair_inputs_refresh(ttypair_peer(tp));
+		changed = 0;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	ttypair_inputs_notify(ttypair_peer(tp), changed);
 	/* queued bytes move on at the new terms */
@@ -228,9 +227,9 @@ int ttypair_rs485_ioctl(struct ttypair_port *tp, unsigned int cmd,
  * @tp: the end
  * @buf: a page
  *
- * "disabled", or "enabled", the RTS flag in effect and both delays in
- * milliseconds, e.g. "enabled rts_on_send delay_rts_before_send=0
- * delay_rts_after_send=0"; with a newline.
+ * "disabled", or "enabled", the RTS flag in effect, "rx_during_tx" if set
+ * (bus ports) and both delays in milliseconds, e.g. "enabled rts_on_send
+ * delay_rts_before_send=0 delay_rts_after_send=0"; with a newline.
  *
  * Return: the length of the text.
  */
@@ -241,11 +240,13 @@ ssize_t ttypair_rs485_show(struct ttypair_port *tp, char *buf)
 	ttypair_rs485_get(tp, &rs485);
 	if (!(rs485.flags & SER_RS485_ENABLED))
 		return sysfs_emit(buf, "disabled\n");
-	return sysfs_emit(buf, "enabled%s%s delay_rts_before_send=%u delay_rts_after_send=%u\n",
+	return sysfs_emit(buf, "enabled%s%s%s delay_rts_before_send=%u delay_rts_after_send=%u\n",
 			  rs485.flags & SER_RS485_RTS_ON_SEND ?
 			  " rts_on_send" : "",
 			  rs485.flags & SER_RS485_RTS_AFTER_SEND ?
 			  " rts_after_send" : "",
+			  rs485.flags & SER_RS485_RX_DURING_TX ?
+			  " rx_during_tx" : "",
 			  rs485.delay_rts_before_send,
 			  rs485.delay_rts_after_send);
 }

@@ -125,7 +125,7 @@ static bool ttypair_rx_plain(struct ttypair_port *src, struct ttypair_port *dst)
 }
 
 /* Queue a break for @dst's line discipline as its termios say; lock held */
-static void ttypair_rx_break_locked(struct ttypair_port *dst)
+static void ttypair_rx_break_char(struct ttypair_port *dst)
 {
 	dst->icount.brk++;
 	if (dst->line.ignbrk || !dst->line.cread)
@@ -135,9 +135,12 @@ static void ttypair_rx_break_locked(struct ttypair_port *dst)
 		dst->icount.buf_overrun++;
 }
 
-/* One character, with its errors; false if the receive queue is full */
+/*
+ * One character, with its errors (@line_flag: what the line did to it, a
+ * bus's collision); false if the receive queue is full
+ */
 static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
-			    u8 ch)
+			    u8 ch, u8 line_flag)
 {
 	struct ttypair_pair *pair = src->pair;
 	u8 bits = min(src->line.data_bits, dst->line.data_bits);
@@ -148,9 +151,11 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 	ch &= (1U << bits) - 1;
 	if (pair->strict)
 		flag = ttypair_line_mismatch(&src->line, &dst->line);
+	if (line_flag != TTY_NORMAL)
+		flag = line_flag;
 
 	if (dst->inject == TTYPAIR_INJECT_BREAK) {
-		ttypair_rx_break_locked(dst);
+		ttypair_rx_break_char(dst);
 		dst->inject = TTYPAIR_INJECT_NONE;
 		dst->stats.injected++;
 	}
@@ -241,12 +246,57 @@ size_t ttypair_rx_deliver(struct ttypair_port *src, struct ttypair_port *dst,
 		return ttypair_rx_copy(dst, buf, count);
 
 	for (done = 0; done < count; done++)
-		if (!ttypair_rx_char(src, dst, buf[done]))
+		if (!ttypair_rx_char(src, dst, buf[done], TTY_NORMAL))
 			break;
 	ttypair_rx_pushed(dst, done);
 	/* An injected error was used up. */
 	ttypair_tx_route(src->pair);
 	return done;
+}
+
+/**
+ * ttypair_rx_collided() - a character garbled by a collision arrives
+ * @src: the port that sent it
+ * @dst: the receiving port, open
+ * @ch: the character as the line resolved it
+ *
+ * It arrives with a framing error, reported, dropped or ignored as the
+ * receiver's termios say for any framing error, and counted in
+ * icount.frame.
+ *
+ * Context: pair->lock held.
+ * Return: false if @dst's receive queue had no room for it.
+ */
+bool ttypair_rx_collided(struct ttypair_port *src, struct ttypair_port *dst,
+			 u8 ch)
+{
+	lockdep_assert_held(&dst->pair->lock);
+	if (!dst->line.cread) {
+		dst->icount.rx++;
+		dst->icount.frame++;
+		return true;
+	}
+	if (!ttypair_rx_char(src, dst, ch, TTY_FRAME))
+		return false;
+	ttypair_rx_pushed(dst, 1);
+	return true;
+}
+
+/**
+ * ttypair_rx_break_locked() - a break arrives at an end
+ * @dst: the receiving end
+ *
+ * Nothing happens if the end is closed.
+ *
+ * Context: pair->lock held.
+ */
+void ttypair_rx_break_locked(struct ttypair_port *dst)
+{
+	lockdep_assert_held(&dst->pair->lock);
+	if (dst->active) {
+		ttypair_rx_break_char(dst);
+		tty_flip_buffer_push(&dst->port);
+	}
 }
 
 /**
@@ -260,10 +310,7 @@ void ttypair_rx_break(struct ttypair_port *dst)
 	unsigned long flags;
 
 	spin_lock_irqsave(&dst->pair->lock, flags);
-	if (dst->active) {
-		ttypair_rx_break_locked(dst);
-		tty_flip_buffer_push(&dst->port);
-	}
+	ttypair_rx_break_locked(dst);
 	spin_unlock_irqrestore(&dst->pair->lock, flags);
 }
 
@@ -272,13 +319,13 @@ void ttypair_rx_break(struct ttypair_port *dst)
  * @dst: the receiving end, open
  * @ch: XOFF or XON of the sender
  *
+ * The sender counts it as sent.
+ *
  * Context: pair->lock held.
  * Return: false if @dst's receive queue had no room for it.
  */
 bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch)
 {
-	struct ttypair_port *src = ttypair_peer(dst);
-
 	lockdep_assert_held(&dst->pair->lock);
 	if (dst->line.cread) {
 		if (!tty_insert_flip_char(&dst->port, ch, TTY_NORMAL))
@@ -287,8 +334,6 @@ bool ttypair_rx_xchar_locked(struct ttypair_port *dst, u8 ch)
 		dst->stats.rx++;
 	}
 	dst->icount.rx++;
-	src->stats.tx++;
-	src->icount.tx++;
 	return true;
 }
 

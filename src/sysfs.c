@@ -3,10 +3,11 @@
  * ttypair - the settings of an end and of its pair as text, and the sysfs
  * attributes of the tty devices (docs/ABI/): what the end is (pair name,
  * end, peer, open), its counters, its wiring, RS-485 mode and one-shot error
- * injection, and
- * the settings of its pair (baud-rate emulation, strict line settings,
- * noise), which read and write the same on both ends' devices and in the
- * pair's configfs directory.
+ * injection, and the settings of its pair (baud-rate emulation, strict line
+ * settings, noise), which read and write the same on both ends' devices and
+ * in the pair's configfs directory. A port of a bus has the same but the
+ * wiring and the peer; it has its bus's name and its number instead, when
+ * it drives the line, and its bus's overrun setting.
  *
  * A value that does not parse or is out of range is refused with -EINVAL
  * and changes nothing.
@@ -95,6 +96,9 @@ ssize_t ttypair_setting_show(struct ttypair_pair *pair,
 	case TTYPAIR_SET_NOISE_SEED:
 		val = pair->noise_seed;
 		break;
+	case TTYPAIR_SET_OVERRUN:
+		val = pair->overrun;
+		break;
 	}
 	spin_unlock_irqrestore(&pair->lock, flags);
 	return sysfs_emit(buf, "%llu\n", val);
@@ -104,9 +108,10 @@ ssize_t ttypair_setting_show(struct ttypair_pair *pair,
  * ttypair_setting_store() - change a setting of a pair
  * @pair: the pair
  * @which: the setting
- * @buf: for the switches a boolean as kstrtobool() reads it (1/0, y/n,
- *	on/off, ...); a decimal number from 0 to 1000000 for the noise rate,
- *	any unsigned 64-bit number for the seed
+ * @buf: for the switches (baud_emulation, strict, overrun) a boolean as
+ *	kstrtobool() reads it (1/0, y/n, on/off, ...); a decimal number from
+ *	0 to 1000000 for the noise rate, any unsigned 64-bit number for the
+ *	seed
  * @count: length of @buf
  *
  * Return: @count, or -EINVAL (nothing changed).
@@ -116,12 +121,14 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 			      size_t count)
 {
 	unsigned long flags;
+	unsigned int i;
 	bool on = false;
 	u64 val = 0;
 
 	switch (which) {
 	case TTYPAIR_SET_BAUD_EMULATION:
 	case TTYPAIR_SET_STRICT:
+	case TTYPAIR_SET_OVERRUN:
 		if (kstrtobool(buf, &on))
 			return -EINVAL;
 		break;
@@ -148,12 +155,19 @@ ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 	case TTYPAIR_SET_NOISE_SEED:
 		ttypair_noise_seed(pair, val);
 		break;
+	case TTYPAIR_SET_OVERRUN:
+		pair->overrun = on;
+		break;
 	}
 	ttypair_tx_route(pair);
 	spin_unlock_irqrestore(&pair->lock, flags);
 	/* Queued bytes move on at the new pace (or at once). */
-	ttypair_tx_kick(&pair->a);
-	ttypair_tx_kick(&pair->b);
+	for (i = 0; i < ttypair_nr_ports(pair); i++)
+		ttypair_tx_kick(pair->ports[i]);
+	/* In overrun mode nobody waits for room any more. */
+	if (which == TTYPAIR_SET_OVERRUN && on)
+		for (i = 0; i < ttypair_nr_ports(pair); i++)
+			ttypair_tx_room_made(pair->ports[i]);
 	return count;
 }
 
@@ -246,6 +260,7 @@ TTYPAIR_DEVICE_SETTING(baud_emulation, TTYPAIR_SET_BAUD_EMULATION);
 TTYPAIR_DEVICE_SETTING(strict, TTYPAIR_SET_STRICT);
 TTYPAIR_DEVICE_SETTING(noise_ppm, TTYPAIR_SET_NOISE_PPM);
 TTYPAIR_DEVICE_SETTING(noise_seed, TTYPAIR_SET_NOISE_SEED);
+TTYPAIR_DEVICE_SETTING(overrun, TTYPAIR_SET_OVERRUN);
 
 /* The pair's configfs name; empty for a pair of the pairs= parameter */
 static ssize_t pair_show(struct device *dev, struct device_attribute *attr,
@@ -307,7 +322,78 @@ static DEVICE_ATTR_RO(_name)
 TTYPAIR_DEVICE_COUNTER(rx_bytes, rx);
 TTYPAIR_DEVICE_COUNTER(tx_bytes, tx);
 TTYPAIR_DEVICE_COUNTER(discarded_bytes, discarded);
+TTYPAIR_DEVICE_COUNTER(undriven_bytes, undriven);
 TTYPAIR_DEVICE_COUNTER(injected_errors, injected);
+
+/* A bus port: its bus's name and its number on the bus */
+static ssize_t bus_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%s\n", ttypair_dev_port(dev)->pair->name);
+}
+static DEVICE_ATTR_RO(bus);
+
+static ssize_t port_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", ttypair_dev_port(dev)->id);
+}
+static DEVICE_ATTR_RO(port);
+
+/*
+ * What holds a bus back: the bytes in a port's receive queue that its line
+ * discipline has not taken, and whether its writer waits for room in the
+ * others' queues
+ */
+static ssize_t rx_queued_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ttypair_port *tp = ttypair_dev_port(dev);
+	int room = tty_buffer_space_avail(&tp->port);
+
+	return sysfs_emit(buf, "%d\n", max(TTYPAIR_RX_LIMIT - room, 0));
+}
+static DEVICE_ATTR_RO(rx_queued);
+
+static ssize_t tx_waiting_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(ttypair_dev_port(dev)->txq.wait_room));
+}
+static DEVICE_ATTR_RO(tx_waiting);
+
+/* When a bus port drives the line: "auto", "rts" or "always" */
+static ssize_t drive_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct ttypair_port *tp = ttypair_dev_port(dev);
+	unsigned long flags;
+	u8 drive;
+
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	drive = tp->drive;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	return sysfs_emit(buf, "%s\n", ttypair_drive_name(drive));
+}
+
+static ssize_t drive_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct ttypair_port *tp = ttypair_dev_port(dev);
+	enum ttypair_drive drive;
+	unsigned long flags;
+
+	if (ttypair_drive_parse(buf, &drive))
+		return -EINVAL;
+	spin_lock_irqsave(&tp->pair->lock, flags);
+	tp->drive = drive;
+	spin_unlock_irqrestore(&tp->pair->lock, flags);
+	/* A writer that waited for room may now send into nothing. */
+	ttypair_tx_room_made(tp);
+	return count;
+}
+static DEVICE_ATTR_RW(drive);
 
 static struct attribute *ttypair_attrs[] = {
 	&dev_attr_pair.attr,
@@ -334,5 +420,36 @@ static const struct attribute_group ttypair_attr_group = {
 
 const struct attribute_group *ttypair_attr_groups[] = {
 	&ttypair_attr_group,
+	NULL
+};
+
+static struct attribute *ttypair_bus_attrs[] = {
+	&dev_attr_bus.attr,
+	&dev_attr_port.attr,
+	&dev_attr_open.attr,
+	&dev_attr_rx_bytes.attr,
+	&dev_attr_tx_bytes.attr,
+	&dev_attr_discarded_bytes.attr,
+	&dev_attr_undriven_bytes.attr,
+	&dev_attr_injected_errors.attr,
+	&dev_attr_rx_queued.attr,
+	&dev_attr_tx_waiting.attr,
+	&dev_attr_drive.attr,
+	&dev_attr_rs485.attr,
+	&dev_attr_inject.attr,
+	&dev_attr_baud_emulation.attr,
+	&dev_attr_strict.attr,
+	&dev_attr_overrun.attr,
+	&dev_attr_noise_ppm.attr,
+	&dev_attr_noise_seed.attr,
+	NULL
+};
+
+static const struct attribute_group ttypair_bus_attr_group = {
+	.attrs = ttypair_bus_attrs,
+};
+
+const struct attribute_group *ttypair_bus_attr_groups[] = {
+	&ttypair_bus_attr_group,
 	NULL
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ttypair - the two tty drivers (A ends and B ends) and the tty and tty_port
- * operations of an end.
+ * ttypair - the three tty drivers (A ends, B ends, ports of buses) and the
+ * tty and tty_port operations of an end or port.
  *
  * Lifetime follows the tty_port model: install references the pair, cleanup
  * drops the reference; open, close and hangup go through the tty_port
@@ -17,16 +17,45 @@
 #include "ttypair.h"
 #include "ttypair_compat.h"
 
-static struct tty_driver *ttypair_drivers[TTYPAIR_NR_ENDS];
+/* The drivers: an end of a pair by its end's id, or the ports of buses */
+#define TTYPAIR_DRIVER_BUS	TTYPAIR_NR_ENDS
+#define TTYPAIR_NR_DRIVERS	(TTYPAIR_NR_ENDS + 1)
+
+static struct tty_driver *ttypair_drivers[TTYPAIR_NR_DRIVERS];
+
+static unsigned int ttypair_port_driver_id(const struct ttypair_port *tp)
+{
+	return tp->pair->bus ? TTYPAIR_DRIVER_BUS : tp->id;
+}
+
+/**
+ * ttypair_port_prefix() - the device name of an end or port, but its number
+ * @tp: the end or port
+ *
+ * Return: "ttyVPA", "ttyVPB" or "ttyVPS"; the number is @tp->tty_index.
+ */
+const char *ttypair_port_prefix(const struct ttypair_port *tp)
+{
+	static const char *const names[TTYPAIR_NR_DRIVERS] = {
+		[TTYPAIR_END_A]		= TTYPAIR_NAME_A,
+		[TTYPAIR_END_B]		= TTYPAIR_NAME_B,
+		[TTYPAIR_DRIVER_BUS]	= TTYPAIR_NAME_BUS,
+	};
+
+	return names[ttypair_port_driver_id(tp)];
+}
 
 static int ttypair_install(struct tty_driver *driver, struct tty_struct *tty)
 {
-	enum ttypair_end_id id = driver == ttypair_drivers[TTYPAIR_END_A] ?
-				 TTYPAIR_END_A : TTYPAIR_END_B;
 	struct ttypair_port *tp;
 	int ret;
 
-	tp = ttypair_port_lookup(id, tty->index);
+	if (driver == ttypair_drivers[TTYPAIR_DRIVER_BUS])
+		tp = ttypair_bus_port_lookup(tty->index);
+	else
+		tp = ttypair_port_lookup(driver == ttypair_drivers[TTYPAIR_END_A] ?
+					 TTYPAIR_END_A : TTYPAIR_END_B,
+					 tty->index);
 	if (!tp)
 		return -ENODEV;
 
@@ -328,8 +357,8 @@ static void ttypair_port_shutdown(struct tty_port *port)
 
 	ttypair_set_active(tp, false);
 	ttypair_break(tp, false);
-	/* The peer's writer waiting for room goes on: its bytes are dropped. */
-	ttypair_tx_room_made(ttypair_peer(tp));
+	/* A writer waiting for room goes on: its bytes are dropped. */
+	ttypair_tx_wake_senders(tp);
 }
 
 /* Carrier is the DCD input, as the wiring drives it. */
@@ -377,9 +406,10 @@ void ttypair_tty_port_init(struct ttypair_port *tp)
 }
 
 /**
- * ttypair_tty_add_port() - register the tty device of an end
- * @tp: the end, initialised with ttypair_tty_port_init(), of a pair whose
- *	bus device is registered (the tty device's parent)
+ * ttypair_tty_add_port() - register the tty device of an end or bus port
+ * @tp: the end, initialised with ttypair_tty_port_init(), of a pair or bus
+ *	whose device is registered (the tty device's parent), its tty_index
+ *	set
  *
  * Return: 0 or a negative errno.
  */
@@ -387,8 +417,11 @@ int ttypair_tty_add_port(struct ttypair_port *tp)
 {
 	struct device *dev;
 
-	dev = tty_port_register_device_attr(&tp->port, ttypair_drivers[tp->id],
-					    tp->pair->index, tp->pair->dev, tp,
+	dev = tty_port_register_device_attr(&tp->port,
+					    ttypair_drivers[ttypair_port_driver_id(tp)],
+					    tp->tty_index, tp->pair->dev, tp,
+					    tp->pair->bus ?
+					    ttypair_bus_attr_groups :
 					    ttypair_attr_groups);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
@@ -419,23 +452,35 @@ void ttypair_tty_remove_port(struct ttypair_port *tp)
 		tty_vhangup(tty);
 		tty_kref_put(tty);
 	}
-	tty_port_unregister_device(&tp->port, ttypair_drivers[tp->id],
-				   tp->pair->index);
+	tty_port_unregister_device(&tp->port,
+				   ttypair_drivers[ttypair_port_driver_id(tp)],
+				   tp->tty_index);
 	tp->dev = NULL;
 }
 
-static struct tty_driver *ttypair_driver_create(enum ttypair_end_id id)
+static struct tty_driver *ttypair_driver_create(unsigned int id)
 {
+	static const char *const driver_names[TTYPAIR_NR_DRIVERS] = {
+		[TTYPAIR_END_A]		= "ttypair_a",
+		[TTYPAIR_END_B]		= "ttypair_b",
+		[TTYPAIR_DRIVER_BUS]	= "ttypair_bus",
+	};
+	static const char *const names[TTYPAIR_NR_DRIVERS] = {
+		[TTYPAIR_END_A]		= TTYPAIR_NAME_A,
+		[TTYPAIR_END_B]		= TTYPAIR_NAME_B,
+		[TTYPAIR_DRIVER_BUS]	= TTYPAIR_NAME_BUS,
+	};
 	struct tty_driver *driver;
 	int ret;
 
-	driver = tty_alloc_driver(TTYPAIR_MAX_PAIRS, TTY_DRIVER_REAL_RAW |
-				  TTY_DRIVER_DYNAMIC_DEV);
+	driver = tty_alloc_driver(id == TTYPAIR_DRIVER_BUS ?
+				  TTYPAIR_MAX_BUS_PORTS : TTYPAIR_MAX_PAIRS,
+				  TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV);
 	if (IS_ERR(driver))
 		return driver;
 
-	driver->driver_name = id == TTYPAIR_END_A ? "ttypair_a" : "ttypair_b";
-	driver->name = id == TTYPAIR_END_A ? TTYPAIR_NAME_A : TTYPAIR_NAME_B;
+	driver->driver_name = driver_names[id];
+	driver->name = names[id];
 	driver->type = TTY_DRIVER_TYPE_SERIAL;
 	driver->subtype = SERIAL_TYPE_NORMAL;
 	/* A hardware port's defaults: 9600 8N1, receiver on, no modem control */
@@ -460,43 +505,42 @@ static void ttypair_driver_destroy(struct tty_driver *driver)
 }
 
 /**
- * ttypair_tty_register() - create and register the A and B tty drivers
+ * ttypair_tty_register() - create and register the A, B and bus tty drivers
  *
  * Return: 0 or a negative errno.
  */
 int ttypair_tty_register(void)
 {
 	struct tty_driver *driver;
+	unsigned int i;
 
-	driver = ttypair_driver_create(TTYPAIR_END_A);
-	if (IS_ERR(driver))
-		goto error;
-	ttypair_drivers[TTYPAIR_END_A] = driver;
-
-	driver = ttypair_driver_create(TTYPAIR_END_B);
-	if (IS_ERR(driver))
-		goto error_destroy_a;
-	ttypair_drivers[TTYPAIR_END_B] = driver;
+	for (i = 0; i < TTYPAIR_NR_DRIVERS; i++) {
+		driver = ttypair_driver_create(i);
+		if (IS_ERR(driver))
+			goto error;
+		ttypair_drivers[i] = driver;
+	}
 	return 0;
 
-error_destroy_a:
-	ttypair_driver_destroy(ttypair_drivers[TTYPAIR_END_A]);
-	ttypair_drivers[TTYPAIR_END_A] = NULL;
 error:
+	while (i--) {
+		ttypair_driver_destroy(ttypair_drivers[i]);
+		ttypair_drivers[i] = NULL;
+	}
 	pr_err("registering the tty drivers failed: %ld\n", PTR_ERR(driver));
 	return PTR_ERR(driver);
 }
 
 /**
- * ttypair_tty_unregister() - unregister and release both tty drivers
+ * ttypair_tty_unregister() - unregister and release the tty drivers
  *
- * All pairs must have been removed.
+ * All pairs and buses must have been removed.
  */
 void ttypair_tty_unregister(void)
 {
-	int i;
+	unsigned int i = TTYPAIR_NR_DRIVERS;
 
-	for (i = TTYPAIR_NR_ENDS - 1; i >= 0; i--) {
+	while (i--) {
 		ttypair_driver_destroy(ttypair_drivers[i]);
 		ttypair_drivers[i] = NULL;
 	}

@@ -14,6 +14,10 @@
  * sending, the delay before, the characters, the delay after, back.
  * Nothing here sleeps: .write may be called in atomic context (PPP calls
  * it from a softirq).
+ *
+ * A port of a bus sends the same way; where a pair's end hands bytes to
+ * its peer, a bus port hands them to busline.c, which delivers them to
+ * every port that hears them.
  */
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
@@ -57,13 +61,18 @@ static void ttypair_tx_sent(struct ttypair_port *src, size_t count)
 	src->icount.tx += count;
 }
 
-/* Hand bytes to the peer's receiver, or drop them if it is closed */
+/*
+ * Hand bytes to the peer's receiver, or drop them if it is closed; on a
+ * bus, to every port that hears them
+ */
 static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
 				 size_t count)
 {
 	struct ttypair_port *dst = ttypair_peer(src);
 	size_t done;
 
+	if (!dst)
+		return ttypair_bus_deliver(src, buf, count);
 	if (!dst->active) {
 		src->stats.discarded += count;
 		src->icount.tx += count;
@@ -79,27 +88,40 @@ static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
  * that the peer's receiver tells it of room (ttypair_tx_peer_took()), then
  * look again, for room freed before the note could be seen. The full
  * barrier pairs with the one of the flip buffer's freeing, which comes
- * before the receiver reads the note: one of the two sees the other.
- * Lock held. Returns whether there is room now.
+ * before the receiver reads the note: one of the two sees the other. On a
+ * bus the same holds for each receiver. Lock held. Returns whether there
+ * is room now.
  */
 static bool ttypair_tx_wait_room(struct ttypair_port *src)
 {
+	struct ttypair_port *dst = ttypair_peer(src);
+
 	WRITE_ONCE(src->txq.wait_room, true);
 	smp_mb();	/* the note before the look; pairs with the freeing's */
-	return tty_buffer_space_avail(&ttypair_peer(src)->port) > 0;
+	if (!dst)
+		return ttypair_bus_room(src) > 0;
+	return tty_buffer_space_avail(&dst->port) > 0;
 }
 
 /* Deliver a pending XON/XOFF of @src to its peer, ahead of data; lock held */
 static void ttypair_tx_xchar(struct ttypair_port *src)
 {
 	struct ttypair_port *dst = ttypair_peer(src);
+	u8 ch = src->x_char;
 
-	if (!src->x_char)
+	if (!ch)
 		return;
-	if (dst->active && !ttypair_rx_xchar_locked(dst, src->x_char) &&
-	    !(ttypair_tx_wait_room(src) &&
-	      ttypair_rx_xchar_locked(dst, src->x_char)))
-		return;		/* the peer's receiver sends it when it has room */
+	if (!dst) {
+		if (!ttypair_bus_xchar(src, ch) &&
+		    !(ttypair_tx_wait_room(src) && ttypair_bus_xchar(src, ch)))
+			return;	/* the receivers send it when they have room */
+	} else if (dst->active) {
+		if (!ttypair_rx_xchar_locked(dst, ch) &&
+		    !(ttypair_tx_wait_room(src) &&
+		      ttypair_rx_xchar_locked(dst, ch)))
+			return;	/* the peer's receiver sends it when it has room */
+		ttypair_tx_sent(src, 1);
+	}
 	src->x_char = 0;
 }
 
@@ -221,7 +243,14 @@ static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
 	while (due) {
 		unsigned int off = q->tail & (TTYPAIR_FIFO_SIZE - 1);
 		unsigned int n = min(due, TTYPAIR_FIFO_SIZE - off);
-		size_t done = ttypair_tx_deliver(src, q->buf + off, n);
+		size_t done;
+
+		/* on a bus, characters with their time on the line collide */
+		if (paced && !ttypair_peer(src))
+			done = ttypair_bus_deliver_paced(src, q->buf + off, n,
+							 q->next, char_ns);
+		else
+			done = ttypair_tx_deliver(src, q->buf + off, n);
 
 		q->tail += done;
 		due -= done;
@@ -376,7 +405,8 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
  *
  * Return: the free space in the FIFO with baud-rate emulation or while the
  * FIFO holds bytes; otherwise the free space in the peer's receive queue, 0
- * while output is stopped, TTYPAIR_DISCARD_ROOM while the peer is closed.
+ * while output is stopped, TTYPAIR_DISCARD_ROOM while the peer is closed;
+ * on a bus, what ttypair_bus_room() says.
  */
 unsigned int ttypair_tx_room(struct ttypair_port *src)
 {
@@ -392,6 +422,10 @@ unsigned int ttypair_tx_room(struct ttypair_port *src)
 		room = TTYPAIR_FIFO_SIZE - ttypair_txq_len(q);
 	} else if (!ttypair_tx_allowed(src)) {
 		room = 0;
+	} else if (!dst) {
+		room = ttypair_bus_room(src);
+		if (!room && ttypair_tx_wait_room(src))
+			room = ttypair_bus_room(src);
 	} else if (!dst->active) {
 		room = TTYPAIR_DISCARD_ROOM;
 	} else {
@@ -551,12 +585,13 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 	ttypair_tx_route(tp->pair);
 	if (active) {
 		tp->breaking = false;
+		tp->overrun_pending = false;
 	} else {
 		tp->stats.discarded += ttypair_txq_len(&tp->txq);
 		tp->txq.tail = tp->txq.head;
 		tp->x_char = 0;
 	}
-	changed = ttypair_inputs_refresh(peer);
+	changed = peer ? ttypair_inputs_refresh(peer) : 0;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
 	if (!active) {
@@ -668,6 +703,21 @@ void ttypair_tx_room_made(struct ttypair_port *src)
 		tty_port_tty_wakeup(&src->port);
 }
 
+/**
+ * ttypair_tx_wake_senders() - an end no longer holds its senders back
+ * @dst: the end, which closed or stopped receiving (CREAD off)
+ *
+ * Its peer, or every port of its bus, goes on if it waited for room: what
+ * it sends is dropped, or taken by the receiver without keeping it.
+ */
+void ttypair_tx_wake_senders(struct ttypair_port *dst)
+{
+	if (dst->peer)
+		ttypair_tx_room_made(dst->peer);
+	else
+		ttypair_bus_wake_senders(dst);
+}
+
 /* Whether writes on @src may skip the FIFO and the receiver's checks */
 static bool ttypair_tx_direct(struct ttypair_port *src)
 {
@@ -680,7 +730,7 @@ static bool ttypair_tx_direct(struct ttypair_port *src)
 
 /**
  * ttypair_tx_route() - choose the path of writes on both ends of a pair
- * @pair: the pair
+ * @pair: the pair (on a bus, no write takes the direct path)
  *
  * A write on an end whose @direct is set, with its FIFO empty and its
  * output not stopped by XOFF, goes straight into the peer's receive queue
@@ -694,6 +744,10 @@ static bool ttypair_tx_direct(struct ttypair_port *src)
 void ttypair_tx_route(struct ttypair_pair *pair)
 {
 	lockdep_assert_held(&pair->lock);
-	pair->a.direct = ttypair_tx_direct(&pair->a);
-	pair->b.direct = ttypair_tx_direct(&pair->b);
+	if (pair->bus)
+		return;
+	pair->ports[TTYPAIR_END_A]->direct =
+		ttypair_tx_direct(pair->ports[TTYPAIR_END_A]);
+	pair->ports[TTYPAIR_END_B]->direct =
+		ttypair_tx_direct(pair->ports[TTYPAIR_END_B]);
 }

@@ -24,29 +24,11 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "ttypairctl.h"
+
 #ifndef TTYPAIR_VERSION
 #define TTYPAIR_VERSION "unknown"
 #endif
-
-#define PROG		"ttypairctl"
-#define CFG_DIR		"/sys/kernel/config/ttypair"
-#define TTY_DIR		"/sys/class/tty"
-#define MOD_DIR		"/sys/module/ttypair"
-#define NAME_MAX_LEN	32
-
-#define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
-#define __noreturn	__attribute__((__noreturn__))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* Exit status (documented in --help and in ttypairctl(8)) */
-enum {
-	EXIT_REFUSED	= 1,	/* a value or name refused, or no room */
-	EXIT_USAGE	= 2,	/* bad command line */
-	EXIT_NOT_LOADED	= 3,	/* module not loaded, configfs not mounted */
-	EXIT_PERM	= 4,	/* permission denied */
-	EXIT_NO_PAIR	= 5,	/* no such pair */
-	EXIT_EXISTS	= 6,	/* a pair of that name already exists */
-};
 
 static const char *sysfs_root = "";
 
@@ -60,7 +42,7 @@ vmsg(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-static void __printf(1, 2) msg(const char *fmt, ...)
+void msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,8 +51,7 @@ static void __printf(1, 2) msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void __noreturn __printf(2, 3)
-die(int status, const char *fmt, ...)
+void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,8 +61,7 @@ die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-static void __noreturn __printf(1, 2)
-usage_error(const char *fmt, ...)
+void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -97,7 +77,7 @@ static void print_help(void)
 	fputs("Usage: " PROG " COMMAND [ARGUMENT...]\n"
 	      "\n"
 	      "Manage the pairs of connected virtual serial ports of the ttypair kernel\n"
-	      "module (/dev/ttyVPA<n> <-> /dev/ttyVPB<n>).\n"
+	      "module (/dev/ttyVPA<n> <-> /dev/ttyVPB<n>), and its buses.\n"
 	      "\n"
 	      "Commands:\n"
 	      "  list [--json]               every pair: devices, settings, counters\n"
@@ -107,6 +87,8 @@ static void print_help(void)
 	      "  delete NAME                 remove a named pair (open ends are hung up)\n"
 	      "  set PAIR OPTION=VALUE...    change settings of a pair, in order\n"
 	      "  stats PAIR [--json]         the counters of both ends of a pair\n"
+	      "  bus COMMAND ...             buses of ports on one RS-485 line:\n"
+	      "                              see '" PROG " bus --help'\n"
 	      "\n"
 	      "PAIR is a pair's name, or one of its devices (ttyVPA0, /dev/ttyVPB0) for\n"
 	      "the pairs made at load time by the pairs= module parameter.\n"
@@ -136,8 +118,8 @@ static void print_help(void)
 	      "  2  usage error: unknown command or option, missing argument\n"
 	      "  3  ttypair is not loaded, or configfs is not mounted\n"
 	      "  4  permission denied (changes need root; configfs is root-only)\n"
-	      "  5  no such pair\n"
-	      "  6  a pair of that name already exists\n"
+	      "  5  no such pair (or bus)\n"
+	      "  6  a pair or bus of that name already exists\n"
 	      "\n"
 	      "Environment:\n"
 	      "  TTYPAIR_SYSFS_ROOT          put before every /sys path (for testing)\n"
@@ -146,7 +128,7 @@ static void print_help(void)
 }
 
 /* The exit status for an error of a system call */
-static int errno_status(int err)
+int errno_status(int err)
 {
 	switch (err) {
 	case EACCES:
@@ -164,8 +146,7 @@ static int errno_status(int err)
 /* --- files --------------------------------------------------------------- */
 
 /* mkpath() - the path TTYPAIR_SYSFS_ROOT + what @fmt says, into @buf */
-static void __printf(2, 3)
-mkpath(char buf[PATH_MAX], const char *fmt, ...)
+void mkpath(char buf[PATH_MAX], const char *fmt, ...)
 {
 	char rest[PATH_MAX];
 	va_list ap;
@@ -182,10 +163,10 @@ mkpath(char buf[PATH_MAX], const char *fmt, ...)
 }
 
 /* The path of the last attribute that could not be read */
-static char failed_path[PATH_MAX];
+char failed_path[PATH_MAX];
 
 /* read_attr() - the text of a file, without its trailing newline */
-static int read_attr(const char *p, char *buf, size_t size)
+int read_attr(const char *p, char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n;
@@ -218,7 +199,7 @@ out:
 	return -err;
 }
 
-static int read_u64(const char *p, unsigned long long *val)
+int read_u64(const char *p, unsigned long long *val)
 {
 	char buf[64], *end;
 	int ret;
@@ -236,7 +217,7 @@ static int read_u64(const char *p, unsigned long long *val)
 }
 
 /* write_attr() - one write(2) of @val, as the kernel wants it */
-static int write_attr(const char *p, const char *val)
+int write_attr(const char *p, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
@@ -257,7 +238,7 @@ static int write_attr(const char *p, const char *val)
 	return -err;
 }
 
-static bool is_dir(const char *p)
+bool is_dir(const char *p)
 {
 	struct stat st;
 
@@ -268,7 +249,7 @@ static bool is_dir(const char *p)
  * check_loaded() - exit with status 3 unless the module is loaded (and,
  * with @configfs, its configfs directory is there)
  */
-static void check_loaded(bool configfs)
+void check_loaded(bool configfs)
 {
 	char p[PATH_MAX];
 
@@ -291,13 +272,13 @@ static void check_loaded(bool configfs)
 
 /* --- names and values ------------------------------------------------------ */
 
-static bool is_digit(char c)
+bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
 /* A configfs pair name: 1-32 of [A-Za-z0-9._-], not starting with . or - */
-static bool valid_name(const char *s)
+bool valid_name(const char *s)
 {
 	size_t i, n = strlen(s);
 
@@ -335,7 +316,7 @@ static long device_index(const char *s)
 }
 
 /* A decimal number as the kernel's kstrtou64() takes it, up to @max */
-static bool valid_u64(const char *s, unsigned long long max)
+bool valid_u64(const char *s, unsigned long long max)
 {
 	unsigned long long v = 0;
 	int digits = 0;
@@ -352,17 +333,17 @@ static bool valid_u64(const char *s, unsigned long long max)
 	return digits && !*s && v <= max;
 }
 
-static bool valid_bool(const char *s)
+bool valid_bool(const char *s)
 {
 	return valid_u64(s, 1);
 }
 
-static bool valid_ppm(const char *s)
+bool valid_ppm(const char *s)
 {
 	return valid_u64(s, 1000000);
 }
 
-static bool valid_seed(const char *s)
+bool valid_seed(const char *s)
 {
 	return valid_u64(s, ULLONG_MAX);
 }
@@ -424,7 +405,7 @@ static bool valid_wiring(const char *s)
 }
 
 /* An RS-485 text, by the rules of the module's parser (ttypair(4)) */
-static bool valid_rs485(const char *s)
+bool valid_rs485(const char *s)
 {
 	static const char *const words[] = {
 		"enabled", "rts_on_send", "rts_after_send", "rx_during_tx",
@@ -807,7 +788,7 @@ static void __noreturn no_pair(const char *arg)
 
 /* --- output ----------------------------------------------------------------- */
 
-static void json_string(const char *s)
+void json_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -854,20 +835,7 @@ static void json_pair(const struct pair_info *pi)
 	       pi->noise_seed);
 }
 
-/* A text table: columns padded to their widest cell, numbers to the right */
-#define MAX_COLS	16
-#define CELL		64
-
-struct table {
-	int cols;
-	const char *const *heads;
-	const bool *right;
-	size_t rows, cap;
-	char (*cells)[MAX_COLS][CELL];
-};
-
-static void __printf(3, 4)
-cell(struct table *t, int col, const char *fmt, ...)
+void cell(struct table *t, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -876,7 +844,7 @@ cell(struct table *t, int col, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void table_row(struct table *t)
+void table_row(struct table *t)
 {
 	if (t->rows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 16;
@@ -888,7 +856,7 @@ static void table_row(struct table *t)
 	t->rows++;
 }
 
-static void table_print(struct table *t)
+void table_print(struct table *t)
 {
 	int width[MAX_COLS], c;
 	size_t r;
@@ -1190,6 +1158,13 @@ int main(int argc, char **argv)
 		die(EXIT_REFUSED, "out of memory");
 	if (env)
 		sysfs_root = env;
+	if (argc > 1 && !strcmp(argv[1], "bus")) {
+		free(pos);
+		ret = bus_main(argc - 1, argv + 1);
+		if (fflush(stdout) || ferror(stdout))
+			die(EXIT_REFUSED, "cannot write the output: %s", strerror(errno));
+		return ret;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			print_help();

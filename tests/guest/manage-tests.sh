@@ -3,18 +3,19 @@
 # Guest tests of run-time pair management: configfs (mkdir/rmdir of named
 # pairs, their attributes, bad names and values, max_pairs, removal while
 # the ends are open), the information attributes of the tty devices, and
-# a churn of 1000 pairs that must leave no memory behind. Sourced by
+# a churn of 1000 pairs that must leave no memory behind; for buses,
+# max_bus_ports, their udev links and a churn of 1000 buses. Sourced by
 # guest-tests.sh after tap.sh, with the module NOT loaded; leaves it
 # unloaded.
 T=${T:-/opt/ttypair-tests}
 CFG=/sys/kernel/config/ttypair
 
-# Start from nothing: no pair directory, module unloaded (a failed test
-# must not fail the next ones).
+# Start from nothing: no pair or bus directory, module unloaded (a failed
+# test must not fail the next ones).
 mgmt_reset() {
 	if [ -d "$CFG" ]; then
-		for _d in "$CFG"/*; do
-			[ -d "$_d" ] && rmdir "$_d"
+		for _d in "$CFG"/buses/* "$CFG"/*; do
+			[ -d "$_d" ] && [ "$_d" != "$CFG/buses" ] && rmdir "$_d"
 		done
 	fi
 	[ ! -d /sys/module/ttypair ] || rmmod ttypair
@@ -294,3 +295,86 @@ t_configfs_churn() {
 	rmmod ttypair || return 1
 }
 step configfs_churn_1000_pairs t_configfs_churn
+
+# The same for buses: 2 to 5 ports each and one of 32 every 50th, every
+# tenth with a port open across its removal
+t_bus_churn() {
+	mgmt_load pairs=0 || return 1
+	mkdir "$CFG/buses/warm" && echo 2 > "$CFG/buses/warm/ports" && rmdir "$CFG/buses/warm"
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	base=$(mgmt_slab)
+	mgmt_bounded 600 "$T/ttypair-test" --bus-churn 1000 || return 1
+	udevadm settle 2>/dev/null
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	now=$(mgmt_slab)
+	echo "kmalloc objects in use: $base before, $now after 1000 buses"
+	# 100 buses were removed while open: leaking those alone is 200 ports
+	[ "$now" -le $((base + 50)) ] || { echo "memory grew by $((now - base)) objects"; return 1; }
+	rmmod ttypair || return 1
+}
+step configfs_churn_1000_buses t_bus_churn
+
+# max_bus_ports bounds the ports of all buses together (ENOSPC and a log
+# line), counting a bus's ports from the write of its "ports" until its
+# rmdir; a value above 1024 fails the load with a log line.
+t_max_bus_ports() {
+	mgmt_reset
+	out=$(modprobe ttypair max_bus_ports=1025 2>&1) && { rmmod ttypair; echo "max_bus_ports=1025 loaded"; return 1; }
+	dmesg | tail -n 5 | grep -q "ttypair: max_bus_ports=1025 is invalid: expected a number from 0 to 1024" ||
+		{ echo "no log line for max_bus_ports=1025 ($out)"; return 1; }
+	mgmt_load pairs=0 max_bus_ports=5 || return 1
+	mkdir "$CFG/buses/one" "$CFG/buses/two" "$CFG/buses/three" || return 1
+	mgmt_write "$CFG/buses/one/ports" 3 || return 1
+	mgmt_expect_fail "No space left on device" mgmt_write "$CFG/buses/two/ports" 3 || return 1
+	dmesg | tail -n 3 | grep -q "ttypair: bus two: 3 ports refused: max_bus_ports (5) would be exceeded" ||
+		{ echo "no log line for the refused ports"; return 1; }
+	[ "$(cat "$CFG/buses/two/ports")" = 0 ] || { echo "a refused bus has ports"; return 1; }
+	mgmt_write "$CFG/buses/two/ports" 2 || return 1
+	mgmt_expect_fail "No space left on device" mgmt_write "$CFG/buses/three/ports" 2 || return 1
+	rmdir "$CFG/buses/one" || return 1
+	mgmt_write "$CFG/buses/three/ports" 3 || return 1
+	rmdir "$CFG/buses/two" "$CFG/buses/three" || return 1
+	rmmod ttypair || return 1
+	mgmt_load pairs=0 max_bus_ports=0 || return 1
+	mkdir "$CFG/buses/none" || return 1
+	mgmt_expect_fail "No space left on device" mgmt_write "$CFG/buses/none/ports" 2 || return 1
+	rmdir "$CFG/buses/none" || return 1
+	rmmod ttypair
+}
+step configfs_max_bus_ports t_max_bus_ports
+
+# The udev rules give the ports of a bus /dev/ttypair/<bus>/<port>,
+# /dev/serial/by-id/ttypair-bus-<bus>-<port> and the group and mode of
+# every serial port (from systemd's rules); the links go with the bus.
+t_udev_bus() {
+	mgmt_udevd_start || return 1
+	mgmt_load pairs=0 || return 1
+	mkdir "$CFG/buses/rs485.line" || return 1
+	mgmt_write "$CFG/buses/rs485.line/ports" 4 || return 1
+	udevadm settle -t 30
+	k=0
+	for d in $(cat "$CFG/buses/rs485.line/devices"); do
+		for l in "/dev/ttypair/rs485.line/$k" "/dev/serial/by-id/ttypair-bus-rs485.line-$k" \
+			"/dev/serial/by-path/ttypair-bus-rs485.line-$k"; do
+			r=$(readlink -f "$l")
+			[ "$r" = "/dev/$d" ] || { echo "$l -> '$r', expected /dev/$d"; return 1; }
+		done
+		p=$(stat -c '%G %a' "/dev/$d")
+		[ "$p" = "dialout 660" ] || { echo "/dev/$d is '$p', expected 'dialout 660'"; return 1; }
+		v=$(udevadm info -q property -n "/dev/$d" | grep -E '^(ID_BUS|ID_SERIAL|ID_MM_DEVICE_IGNORE)=' | sort | tr '\n' ' ')
+		[ "$v" = "ID_BUS=ttypair ID_MM_DEVICE_IGNORE=1 ID_SERIAL=ttypair-bus-rs485.line-$k " ] ||
+			{ echo "/dev/$d: udev properties '$v'"; return 1; }
+		k=$((k + 1))
+	done
+	[ "$k" = 4 ] || { echo "$k devices listed"; return 1; }
+	rmdir "$CFG/buses/rs485.line" || return 1
+	udevadm settle -t 30
+	[ ! -e /dev/ttypair/rs485.line/0 ] && [ ! -e /dev/serial/by-id/ttypair-bus-rs485.line-0 ] ||
+		{ echo "links left after rmdir"; return 1; }
+	rmmod ttypair
+	mgmt_udevd_stop
+}
+step udev_bus_symlinks t_udev_bus

@@ -81,10 +81,13 @@ uint32_t rnd(uint64_t *state);
  * hangup, break), line_tests in line-tests.c (line settings, strict mode,
  * baud-rate emulation, error injection, serial ioctls), hardening_tests in
  * hardening-tests.c (numbers at their limits, defects found in review),
- * rs485_tests in rs485-tests.c (RS-485 mode, line status).
+ * rs485_tests in rs485-tests.c (RS-485 mode, line status), bus_tests in
+ * bus-tests.c (buses of ports).
  */
 extern const struct test data_tests[], modem_tests[], line_tests[],
-	hardening_tests[], rs485_tests[];
+	hardening_tests[], rs485_tests[], bus_tests[];
+/* ttypair-test --bus-churn N: make and remove N buses (bus-tests.c) */
+int bus_churn(int n);
 
 /*
  * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).

@@ -731,6 +731,7 @@ const struct test data_tests[] = {
 
 static const struct test *const groups[] = {
 	data_tests, modem_tests, line_tests, hardening_tests, rs485_tests,
+	bus_tests,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -969,6 +970,8 @@ int main(int argc, char **argv)
 		return hold(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "--churn"))
 		return churn(atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--bus-churn"))
+		return bus_churn(atoi(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "--race"))
 		return race(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {

@@ -247,3 +247,56 @@ t_ctl_unmounted() {
 }
 step ttypairctl_configfs_unmounted t_ctl_unmounted
 
+
+# ttypairctl bus: create with settings (bus-wide and per port), list and
+# stats (text and JSON), set, delete; what it refuses, and that a refused
+# create leaves nothing; the exit statuses of pairs (5: no such bus, 6: the
+# name exists, 2: usage, 1: refused)
+t_ctl_bus() {
+	mgmt_load pairs=0 || return 1
+	out=$("$CTL" bus create field --ports 4 baud_emulation=1 overrun=1 drive=rts \
+		drive.3=always rs485.2='enabled rts_on_send rx_during_tx' 2>&1) ||
+		{ echo "$out"; echo "bus create failed"; return 1; }
+	[ "$out" = "field: /dev/ttyVPS0 /dev/ttyVPS1 /dev/ttyVPS2 /dev/ttyVPS3" ] ||
+		{ echo "bus create printed '$out'"; return 1; }
+	for k in 0 1 2; do
+		[ "$(cat /sys/class/tty/ttyVPS$k/drive)" = rts ] || { echo "port $k: drive not rts"; return 1; }
+	done
+	[ "$(cat /sys/class/tty/ttyVPS3/drive)" = always ] || { echo "port 3: drive not always"; return 1; }
+	grep -q "enabled rts_on_send rx_during_tx" /sys/class/tty/ttyVPS2/rs485 ||
+		{ echo "port 2: rs485 reads '$(cat /sys/class/tty/ttyVPS2/rs485)'"; return 1; }
+	[ "$(cat "$CFG/buses/field/overrun")" = 1 ] && [ "$(cat "$CFG/buses/field/baud_emulation")" = 1 ] ||
+		{ echo "bus settings not applied"; return 1; }
+	list=$("$CTL" bus list) || { echo "bus list failed"; return 1; }
+	echo "$list"
+	echo "$list" | grep -q '^field *4 on *off *on *0 ttyVPS0 no *rts ' ||
+		{ echo "bus list: no row for port 0 of field"; return 1; }
+	[ "$(echo "$list" | grep -c ' ttyVPS[0-3] ')" = 4 ] || { echo "bus list: not 4 port rows"; return 1; }
+	"$CTL" bus list --json | python3 -m json.tool > /dev/null || { echo "bus list --json is not JSON"; return 1; }
+	"$CTL" bus stats field --json | python3 -c 'import json, sys
+b = json.load(sys.stdin)
+assert b["name"] == "field" and b["ports"] == 4 and b["overrun"] is True, b
+assert [d["device"] for d in b["devices"]] == ["ttyVPS%d" % k for k in range(4)], b
+assert b["devices"][3]["drive"] == "always" and b["devices"][0]["tx_waiting"] is False, b' ||
+		{ echo "bus stats --json"; return 1; }
+	"$CTL" bus set field overrun=0 drive.0=auto || { echo "bus set failed"; return 1; }
+	[ "$(cat /sys/class/tty/ttyVPS0/drive)" = auto ] && [ "$(cat /sys/class/tty/ttyVPS1/drive)" = rts ] ||
+		{ echo "bus set drive.0 changed the wrong ports"; return 1; }
+	ctl_expect 1 "'drive.1=sometimes' refused" "$CTL" bus set field drive.1=sometimes || return 1
+	ctl_expect 1 "has ports 0 to 3" "$CTL" bus set field drive.4=rts || return 1
+	ctl_expect 5 "no bus named 'nosuch'" "$CTL" bus stats nosuch || return 1
+	ctl_expect 5 "no bus named 'nosuch'" "$CTL" bus delete nosuch || return 1
+	ctl_expect 6 "already exists" "$CTL" bus create field --ports 2 || return 1
+	ctl_expect 2 "--ports N is missing" "$CTL" bus create other || return 1
+	ctl_expect 2 "unknown option 'wiring'" "$CTL" bus create other --ports 2 wiring=dcd=on || return 1
+	ctl_expect 1 "a bus has 2 to 32 ports" "$CTL" bus create other --ports 33 || return 1
+	ctl_expect 1 "'noise_ppm=1000001' refused" "$CTL" bus create other --ports 2 noise_ppm=1000001 || return 1
+	[ ! -d "$CFG/buses/other" ] || { echo "a refused bus create left its directory"; return 1; }
+	"$CTL" create field > /dev/null 2>&1 && { echo "a pair took the bus's name"; return 1; }
+	"$CTL" bus delete field || { echo "bus delete failed"; return 1; }
+	[ ! -d "$CFG/buses/field" ] && [ ! -e /dev/ttyVPS0 ] || { echo "the bus is still there"; return 1; }
+	out=$("$CTL" bus list) && [ "$out" = "no buses (make one with: ttypairctl bus create NAME --ports N)" ] ||
+		{ echo "bus list of no buses: '$out'"; return 1; }
+	rmmod ttypair
+}
+step ttypairctl_bus t_ctl_bus

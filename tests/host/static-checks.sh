@@ -135,7 +135,8 @@ t_behaviour_rows() {
 		tests/guest/ttypair-test.c tests/guest/*-tests.c
 		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh \
 			tests/guest/enum-tests.sh tests/guest/recipes-test.sh) | sort)
-	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh | sort)
+	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh \
+		tests/guest/manage-tests.sh | sort)
 	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' docs/behaviour.md | sort)
 	[ -n "$tests" ] && [ -n "$rows" ] || { echo "no tests or no rows found"; return 1; }
 	dup=$(echo "$rows" | uniq -d)
@@ -206,7 +207,8 @@ t_check diagram_current t_diagram
 # ttypairctl --help, ttypairctl(8) and the user guide name the same
 # commands, settings, options, exit statuses and environment
 t_man_help() {
-	cc -O2 -Wall -DTTYPAIR_VERSION="\"$VER\"" -o "$TTYPAIR_OUT/ttypairctl" utils/ttypairctl.c || return 1
+	cc -O2 -Wall -DTTYPAIR_VERSION="\"$VER\"" -o "$TTYPAIR_OUT/ttypairctl" utils/ttypairctl.c \
+		utils/ttypairctl-bus.c || return 1
 	"$TTYPAIR_OUT/ttypairctl" --help > "$TTYPAIR_OUT/ttypairctl-help.txt" || return 1
 	python3 tests/host/man-vs-help.py "$TTYPAIR_OUT/ttypairctl-help.txt" docs/man/ttypairctl.8 docs/user-guide.md
 }

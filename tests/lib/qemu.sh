@@ -115,10 +115,12 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/line-tests.c \
 		/opt/ttypair-tests/src/tests/guest/hardening-tests.c \
 		/opt/ttypair-tests/src/tests/guest/rs485-tests.c \
+		/opt/ttypair-tests/src/tests/guest/bus-tests.c \
 		/opt/ttypair-tests/src/tests/guest/speed2.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
-		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c >> "$4" 2>&1 &&
+		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c \
+		/opt/ttypair-tests/src/utils/ttypairctl-bus.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
 		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-idle \
@@ -129,6 +131,8 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/sp-list.c -lserialport >> "$4" 2>&1 &&
 	in_chroot "$1" sh -c 'gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/modbus-rs485 \
 		/opt/ttypair-tests/src/tests/guest/modbus-rs485.c $(pkg-config --cflags --libs libmodbus)' >> "$4" 2>&1 &&
+	in_chroot "$1" sh -c 'gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/modbus-bus \
+		/opt/ttypair-tests/src/tests/guest/modbus-bus.c $(pkg-config --cflags --libs libmodbus)' >> "$4" 2>&1 &&
 	in_chroot "$1" sh -c 'for b in /lib/modules/*/build; do
 		k=$(basename "$(dirname "$b")") d=/opt/ttypair-tests/squatter/$k
 		mkdir -p "$d" && cp /opt/ttypair-tests/src/tests/guest/squatter/* "$d/" &&

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ttypair - the ttypair bus: a device for every pair, bound to the ttypair
- * driver, as the parent of the pair's two tty devices.
+ * ttypair - the device model: a device for every pair and every bus of
+ * ports, on a bus_type of the module's own (the "ttypair" device bus, not
+ * to be confused with a bus of ports), bound to the ttypair driver, as the
+ * parent of their tty devices.
  *
  * Programs that look for serial ports (libserialport, Qt, jSerialComm)
  * skip a tty without a parent device, or one under /sys/devices/virtual,
@@ -14,9 +16,11 @@
  *   /sys/devices/ttypair/pair<n>              bus ttypair, driver ttypair
  *   /sys/devices/ttypair/pair<n>/tty/ttyVPA<n>
  *   /sys/devices/ttypair/pair<n>/tty/ttyVPB<n>
+ *   /sys/devices/ttypair/bus<m>               a bus of ports (configfs)
+ *   /sys/devices/ttypair/bus<m>/tty/ttyVPS<line>, one per port
  *
- * The driver binds every pair device and cannot be unbound from user space:
- * the pair's tty devices are registered and removed with the pair.
+ * The driver binds every device and cannot be unbound from user space: the
+ * tty devices are registered and removed with their pair or bus.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,36 +30,37 @@
 
 #include "ttypair.h"
 
-static struct bus_type ttypair_bus = {
+static struct bus_type ttypair_dev_bus = {
 	.name = "ttypair",
 };
 
 static struct device_driver ttypair_driver = {
 	.name = "ttypair",
-	.bus = &ttypair_bus,
+	.bus = &ttypair_dev_bus,
 	.owner = THIS_MODULE,
 	.suppress_bind_attrs = true,
 };
 
-/* /sys/devices/ttypair, the parent of every pair device */
+/* /sys/devices/ttypair, the parent of every pair and bus device */
 static struct device *ttypair_root;
 
-static void ttypair_bus_dev_release(struct device *dev)
+static void ttypair_dev_release(struct device *dev)
 {
 	kfree(dev);
 }
 
 /**
- * ttypair_bus_add_pair() - register the device of a pair on the ttypair bus
- * @pair: a pair with its index, whose tty devices are not registered yet
+ * ttypair_dev_add() - register the device of a pair or of a bus of ports
+ * @pair: a pair or bus with its index, whose tty devices are not
+ *	registered yet
  *
- * The device, pair<index>, is bound to the ttypair driver when this
- * returns; it becomes the parent of the pair's tty devices.
+ * The device, pair<index> or bus<index>, is bound to the ttypair driver
+ * when this returns; it becomes the parent of the tty devices.
  *
  * Context: process context; sleeps.
  * Return: 0 or a negative errno.
  */
-int ttypair_bus_add_pair(struct ttypair_pair *pair)
+int ttypair_dev_add(struct ttypair_pair *pair)
 {
 	struct device *dev;
 	int ret;
@@ -65,9 +70,10 @@ int ttypair_bus_add_pair(struct ttypair_pair *pair)
 		return -ENOMEM;
 	device_initialize(dev);
 	dev->parent = ttypair_root;
-	dev->bus = &ttypair_bus;
-	dev->release = ttypair_bus_dev_release;
-	ret = dev_set_name(dev, "pair%u", pair->index);
+	dev->bus = &ttypair_dev_bus;
+	dev->release = ttypair_dev_release;
+	ret = dev_set_name(dev, "%s%u", pair->bus ? "bus" : "pair",
+			   pair->index);
 	if (!ret)
 		ret = device_add(dev);
 	if (!ret && !dev->driver) {
@@ -76,8 +82,8 @@ int ttypair_bus_add_pair(struct ttypair_pair *pair)
 		ret = -ENXIO;
 	}
 	if (ret) {
-		pr_err("pair %u: registering its device failed: %d\n",
-		       pair->index, ret);
+		pr_err("%s %u: registering its device failed: %d\n",
+		       pair->bus ? "bus" : "pair", pair->index, ret);
 		put_device(dev);
 		return ret;
 	}
@@ -86,13 +92,13 @@ int ttypair_bus_add_pair(struct ttypair_pair *pair)
 }
 
 /**
- * ttypair_bus_remove_pair() - unregister the device of a pair
- * @pair: the pair, whose tty devices are unregistered; nothing happens if
- *	its device was never registered
+ * ttypair_dev_remove() - unregister the device of a pair or bus
+ * @pair: the pair or bus, whose tty devices are unregistered; nothing
+ *	happens if its device was never registered
  *
  * Context: process context; sleeps.
  */
-void ttypair_bus_remove_pair(struct ttypair_pair *pair)
+void ttypair_dev_remove(struct ttypair_pair *pair)
 {
 	if (!pair->dev)
 		return;
@@ -101,15 +107,15 @@ void ttypair_bus_remove_pair(struct ttypair_pair *pair)
 }
 
 /**
- * ttypair_bus_register() - register the ttypair bus, its driver and root
+ * ttypair_dev_register() - register the ttypair device bus, driver and root
  *
  * Return: 0 or a negative errno.
  */
-int ttypair_bus_register(void)
+int ttypair_dev_register(void)
 {
 	int ret;
 
-	ret = bus_register(&ttypair_bus);
+	ret = bus_register(&ttypair_dev_bus);
 	if (ret)
 		goto error;
 	ret = driver_register(&ttypair_driver);
@@ -126,21 +132,21 @@ int ttypair_bus_register(void)
 error_driver:
 	driver_unregister(&ttypair_driver);
 error_bus:
-	bus_unregister(&ttypair_bus);
+	bus_unregister(&ttypair_dev_bus);
 error:
-	pr_err("registering the ttypair bus failed: %d\n", ret);
+	pr_err("registering the ttypair device bus failed: %d\n", ret);
 	return ret;
 }
 
 /**
- * ttypair_bus_unregister() - unregister the ttypair bus
+ * ttypair_dev_unregister() - unregister the ttypair device bus
  *
- * Every pair's device must have been removed.
+ * Every pair's and bus's device must have been removed.
  */
-void ttypair_bus_unregister(void)
+void ttypair_dev_unregister(void)
 {
 	root_device_unregister(ttypair_root);
 	ttypair_root = NULL;
 	driver_unregister(&ttypair_driver);
-	bus_unregister(&ttypair_bus);
+	bus_unregister(&ttypair_dev_bus);
 }
