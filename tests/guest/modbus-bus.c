@@ -2,7 +2,7 @@
 /*
  * A Modbus RTU bus on the ports of a ttypair bus, with libmodbus:
  *
- *   modbus-bus slaves BAUD DEV1 DEV2 DEV3 [DEV4]
+ *   modbus-bus slaves BAUD DEV1 [DEV2 [DEV3 [DEV4]]]
  *	libmodbus slaves with unit ids 1, 2, 3 (and 2 again on DEV4, the
  *	duplicate), 8E1, holding registers 0..9 = 100 * id + 0..9, until
  *	SIGTERM. Each answers a request to its id after the 3.5-character
@@ -252,7 +252,7 @@ static int run_collide(const char *dev)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc >= 6 && argc <= 7 && !strcmp(argv[1], "slaves")) {
+	if (argc >= 4 && argc <= 7 && !strcmp(argv[1], "slaves")) {
 		baud = atoi(argv[2]);
 		return run_slaves(argc, argv);
 	}
@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 		baud = atoi(argv[3]);
 		return run_collide(argv[2]);
 	}
-	fprintf(stderr, "usage: %s slaves BAUD DEV1 DEV2 DEV3 [DEV4] | master DEV BAUD COUNT | collide DEV BAUD\n",
+	fprintf(stderr, "usage: %s slaves BAUD DEV1 [DEV2 [DEV3 [DEV4]]] | master DEV BAUD COUNT | collide DEV BAUD\n",
 		argv[0]);
 	return 2;
 }

@@ -331,10 +331,10 @@ t_tools_modbus_rs485() {
 
 # A Modbus RTU bus: one libmodbus master and three libmodbus slaves (units
 # 1 to 3), each on its own port of one bus, 19200 8E1 with baud-rate
-# emulation: 300 transactions; mbpoll as the master against the same
-# slaves; then a fourth slave with the duplicate unit id 2: the two answers
-# collide, and the master recovers on its next request (tests/guest/
-# modbus-bus.c)
+# emulation: 300 transactions; mbpoll, then pymodbus, as the master
+# against the same slaves; then a fourth slave with the duplicate unit id
+# 2: the two answers collide, and the master recovers on its next request
+# (tests/guest/modbus-bus.c, pymodbus-master.py)
 tools_bus_open() {
 	_i=0
 	for _d in "$@"; do
@@ -364,6 +364,10 @@ t_tools_modbus_bus() {
 		echo "$out"
 		[ "$(echo "$out" | grep -c '^\[[1-5]\]: 	20[0-4]$')" = 5 ] ||
 			{ echo "mbpoll did not read registers 200-204 of unit 2"; rc=1; }
+	fi
+	if [ $rc = 0 ]; then
+		sleep 0.1
+		timeout 120 python3 "$T/src/tests/guest/pymodbus-master.py" "$m" 19200 30 || rc=1
 	fi
 	kill "$sp"
 	wait "$sp"

@@ -212,6 +212,8 @@ static const char *const op_name[NOPS] = {
 static unsigned long op_count[NOPS], op_ok[NOPS];
 static unsigned int s_pairs, s_ports;	/* module pairs, and with configfs */
 #define CFG_PAIRS 4
+#define CFG_BUSES 4
+#define CFG_BUS_PORTS 5	/* the most a bus of the stress has */
 #define WORKERS 6
 #define SLOTS 4
 
@@ -235,7 +237,10 @@ static int open_random(uint64_t *s)
 	char path[40];
 	int fd;
 
-	port_path(path, sizeof(path), rn(s, s_ports), rn(s, 2));
+	if (!rn(s, 4))	/* a port of a bus that configfs_thread makes */
+		snprintf(path, sizeof(path), "/dev/ttyVPS%u", rn(s, 4 * CFG_BUS_PORTS));
+	else
+		port_path(path, sizeof(path), rn(s, s_ports), rn(s, 2));
 	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	counted(OP_OPEN, fd >= 0);
 	return fd;
@@ -479,14 +484,31 @@ static void *waiter(void *arg)
 static void *configfs_thread(void *arg)
 {
 	struct worker *w = arg;
-	char dir[64], path[96];
+	char dir[64], path[96], val[8];
 	int r;
 
 	while (!stop) {
+		int bus = !rn(&w->seed, 3);
+
 		w->last = OP_CONFIGFS;
-		snprintf(dir, sizeof(dir), CFG "/stress%u", rn(&w->seed, CFG_PAIRS));
+		if (bus)
+			snprintf(dir, sizeof(dir), CFG "/buses/stressbus%u",
+				 rn(&w->seed, CFG_BUSES));
+		else
+			snprintf(dir, sizeof(dir), CFG "/stress%u", rn(&w->seed, CFG_PAIRS));
 		if (quiet) {
 			r = rmdir(dir);
+		} else if (bus && rn(&w->seed, 2)) {
+			/* a bus of 2 to 5 ports, made at once or already there */
+			r = mkdir(dir, 0755);
+			snprintf(path, sizeof(path), "%s/ports", dir);
+			snprintf(val, sizeof(val), "%u", 2 + rn(&w->seed, CFG_BUS_PORTS - 1));
+			if (!r)
+				r = write_str(path, val, strlen(val));
+		} else if (bus && rn(&w->seed, 2)) {
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 rn(&w->seed, 2) ? "overrun" : "baud_emulation");
+			r = write_str(path, rn(&w->seed, 2) ? "1" : "0", 1);
 		} else if (rn(&w->seed, 2)) {
 			r = mkdir(dir, 0755);
 		} else if (rn(&w->seed, 2)) {
@@ -598,6 +620,10 @@ static int stress(unsigned int seconds, uint64_t seed, unsigned int pairs)
 	}
 	for (i = 0; i < CFG_PAIRS; i++) {
 		snprintf(dir, sizeof(dir), CFG "/stress%u", i);
+		rmdir(dir);
+	}
+	for (i = 0; i < CFG_BUSES; i++) {
+		snprintf(dir, sizeof(dir), CFG "/buses/stressbus%u", i);
 		rmdir(dir);
 	}
 	printf("stress: seed %llu, %u s, %u threads, ports ttyVP[AB]0..%u\n",
@@ -714,13 +740,19 @@ static void fz_count(long r)
 		fz_err[errno < 512 ? errno : 511]++;
 }
 
+/* the first port of the bus the fuzzing makes (buses/fuzzbus, 3 ports) */
+static int fz_bus_line = -1;
+
 static int fz_reopen(int *fd, uint64_t *s)
 {
 	char path[40];
 
 	if (*fd >= 0)
 		close(*fd);
-	port_path(path, sizeof(path), rn(s, 2), rn(s, 2));
+	if (fz_bus_line >= 0 && !rn(s, 3))
+		snprintf(path, sizeof(path), "/dev/ttyVPS%u", fz_bus_line + rn(s, 3));
+	else
+		port_path(path, sizeof(path), rn(s, 2), rn(s, 2));
 	*fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	/*
 	 * EBUSY: TIOCEXCL. EINVAL: the tty was hung up while another of our
@@ -736,7 +768,7 @@ static int fz_reopen(int *fd, uint64_t *s)
 }
 
 /* every attribute file of a directory, values read into vals */
-#define FZ_ATTRS 48
+#define FZ_ATTRS 72
 struct fz_attrs {
 	int n;
 	char path[FZ_ATTRS][384];
@@ -824,9 +856,14 @@ static int fz_attrs(uint64_t *s, unsigned long *writes, unsigned long *refused)
 	size_t n;
 
 	if (!a.n) {
+		char bus_port[48];
+
+		snprintf(bus_port, sizeof(bus_port), "/sys/class/tty/ttyVPS%d", fz_bus_line + 1);
 		fz_scan(&a, "/sys/class/tty/ttyVPA0");
 		fz_scan(&a, CFG "/fuzz");
-		if (a.n < 8) {
+		fz_scan(&a, CFG "/buses/fuzzbus");
+		fz_scan(&a, bus_port);
+		if (a.n < 40) {
 			printf("found only %d attributes\n", a.n);
 			return -1;
 		}
@@ -857,6 +894,7 @@ static int fz_attrs(uint64_t *s, unsigned long *writes, unsigned long *refused)
 	for (i = 0; i < a.n; i++)
 		if (strcmp(before[i], after[i]) && !strstr(a.path[i], "/rx_") &&
 		    !strstr(a.path[i], "/tx_") && !strstr(a.path[i], "/discarded") &&
+		    !strstr(a.path[i], "/undriven") &&
 		    !strstr(a.path[i], "/inject") && !strstr(a.path[i], "/open")) {
 			printf("a refused write to %s changed %s from '%s' to '%s'\n",
 			       a.path[k], a.path[i], before[i], after[i]);
@@ -880,7 +918,8 @@ static int fz_names(uint64_t *s, unsigned long *made)
 			name[i] = '_';
 	}
 	name[n] = 0;
-	snprintf(path, sizeof(path), CFG "/%s", name);
+	/* a pair or a bus: they share the names */
+	snprintf(path, sizeof(path), CFG "%s/%s", rn(s, 2) ? "/buses" : "", name);
 	if (mkdir(path, 0755) == 0) {
 		(*made)++;
 		if (rmdir(path)) {
@@ -1017,6 +1056,23 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 		printf("mkdir " CFG "/fuzz: %s\n", strerror(errno));
 		return 1;
 	}
+	{
+		char dev[64] = "";
+		int f;
+
+		if (mkdir(CFG "/buses/fuzzbus", 0755) ||
+		    write_str(CFG "/buses/fuzzbus/ports", "3", 1)) {
+			printf("making " CFG "/buses/fuzzbus with 3 ports failed\n");
+			return 1;
+		}
+		f = open(CFG "/buses/fuzzbus/devices", O_RDONLY | O_CLOEXEC);
+		if (f < 0 || read(f, dev, sizeof(dev) - 1) <= 0 ||
+		    sscanf(dev, "ttyVPS%d", &fz_bus_line) != 1) {
+			printf("reading the devices of " CFG "/buses/fuzzbus failed\n");
+			return 1;
+		}
+		close(f);
+	}
 	for (i = 0; i < 4; i++)
 		if (fz_reopen(&fd[i], &s))
 			return 1;
@@ -1068,6 +1124,10 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 	setitimer(ITIMER_REAL, &it, NULL);
 	if (rmdir(CFG "/fuzz")) {
 		printf("rmdir " CFG "/fuzz: %s\n", strerror(errno));
+		bad = 1;
+	}
+	if (rmdir(CFG "/buses/fuzzbus")) {
+		printf("rmdir " CFG "/buses/fuzzbus: %s\n", strerror(errno));
 		bad = 1;
 	}
 	printf("fuzz: %lu calls (%lu succeeded), %lu attribute writes (%lu refused), %lu pair names (%lu made)\n",

@@ -19,7 +19,7 @@
 # (ca-certificates depends on it; dkms does not).
 TTYPAIR_CHROOT_BASE="dkms openssl gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial
  mbpoll libmodbus-dev pkgconf ppp iproute2 iputils-ping login passwd picocom python3-pexpect ser2net gpsd gpsd-clients podman busybox-static
- libserialport-dev python3-pyqt5.qtserialport modemmanager dbus"
+ libserialport-dev python3-pyqt5.qtserialport modemmanager dbus python3-pymodbus"
 # Bump when the way chroots are made changes.
 TTYPAIR_CHROOT_RECIPE=1
 
