@@ -74,16 +74,22 @@ en_absent() {
 	done
 }
 
-# libserialport's sp_list_ports() lists every end, as native ports; the
-# list follows configfs pairs being made and removed.
+# libserialport's sp_list_ports() lists every end, and every port of a
+# bus, as native ports; the list follows configfs pairs and buses being
+# made and removed.
 t_enum_libserialport() {
 	mgmt_load pairs=2 || return 1
 	"$T/sp-list" > /run/sp.0 || return 1
 	en_expect /run/sp.0 ttyVPA0 ttyVPB0 ttyVPA1 ttyVPB1 || return 1
-	mkdir "$CFG/modbus" || return 1
+	mkdir "$CFG/modbus" "$CFG/buses/line" && echo 3 > "$CFG/buses/line/ports" || return 1
 	a=$(cat "$CFG/modbus/device_a") b=$(cat "$CFG/modbus/device_b")
+	# shellcheck disable=SC2046 # one device a word
+	set -- $(cat "$CFG/buses/line/devices")
 	"$T/sp-list" > /run/sp.1 || return 1
-	en_expect /run/sp.1 ttyVPA0 ttyVPB0 ttyVPA1 ttyVPB1 "$a" "$b" || return 1
+	en_expect /run/sp.1 ttyVPA0 ttyVPB0 ttyVPA1 ttyVPB1 "$a" "$b" "$@" || return 1
+	rmdir "$CFG/buses/line" || return 1
+	"$T/sp-list" > /run/sp.3 || return 1
+	en_absent /run/sp.3 "$@" || return 1
 	l=$(grep "^/dev/$a|" /run/sp.1)
 	[ "$l" = "/dev/$a|native|$a" ] ||
 		{ echo "'$l': expected '/dev/$a|native|$a' (libserialport describes a native port by its name)"; return 1; }
