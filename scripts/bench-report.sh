@@ -38,6 +38,11 @@ function label(sec, p, m) {
 		if (m == "softirq_cpu_pct") return "256 pairs at " p " baud, emulated: softirq time, where the timers run (% of a CPU)"
 		if (m == "rate_error_pct") return "256 pairs at " p " baud, emulated: received rate vs ideal, median pair (% error)"
 	}
+	if (sec == "bus") {
+		if (m == "sent_mib_s") return "bus of " p " ports, one sender, 4 KiB writes: sent (MiB/s)"
+		if (m == "received_mib_s") return "bus of " p " ports, one sender: received by all listeners together (MiB/s)"
+		if (m == "listener_cost_pct") return "bus of " p " ports: time each listener beyond the first adds (% of a 2-port bus)"
+	}
 	if (sec == "scale") {
 		if (m == "create_ms") return "create " p " pair" (p > 1 ? "s" : "") " in configfs (ms)"
 		if (m == "remove_ms") return "remove " p " pair" (p > 1 ? "s" : "") " (ms)"

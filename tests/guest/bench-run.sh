@@ -6,7 +6,7 @@
 # scale with 256, then the scale section with none, so that it can make
 # max_pairs pairs in configfs. Prints the BENCH lines; the caller adds
 # "BENCH done" when it succeeded. TTYPAIR_BENCH_SECTIONS (from the host)
-# limits it to some of: stream latency pairs baud idle baudscale scale.
+# limits it to some of: stream latency pairs baud idle baudscale scale bus.
 #   bench_run [--smoke]
 # Sourced after tap.sh; leaves the module unloaded.
 T=${T:-/opt/ttypair-tests}
@@ -17,7 +17,7 @@ bench_part() {	# bench_part COMMAND...: run it, print its BENCH lines
 }
 
 bench_section() {	# bench_section NAME: whether this run measures it
-	case " ${TTYPAIR_BENCH_SECTIONS:-stream latency pairs baud idle baudscale scale} " in
+	case " ${TTYPAIR_BENCH_SECTIONS:-stream latency pairs baud idle baudscale scale bus} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -51,6 +51,11 @@ bench_run() {
 		bench_part "$T/ttypair-bench" "$@" --only scale --static 0 || return 1
 		rmmod ttypair || return 1
 	fi
+	if bench_section bus; then
+		modprobe ttypair pairs=0 || return 1
+		bench_part "$T/ttypair-bench" "$@" --only bus --static 0 || return 1
+		rmmod ttypair || return 1
+	fi
 }
 
 # The rows a smoke run must have: section, transports, parameters, metrics
@@ -81,6 +86,11 @@ bench_expected() {
 	done
 	echo "scale ttypair 16 idle_pair_bytes"
 	echo "scale ttypair 16 open_pair_bytes"
+	for p in 2 8 32; do
+		echo "bus ttypair $p sent_mib_s"
+		echo "bus ttypair $p received_mib_s"
+	done
+	for p in 8 32; do echo "bus ttypair $p listener_cost_pct"; done
 }
 
 # A short run of every measurement: all rows there, the rates and times

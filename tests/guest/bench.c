@@ -834,6 +834,124 @@ static void bench_scale(void)
 	free(fds);
 }
 
+/* ------------------------------------------------------------------------ */
+/*
+ * A bus: port 0 sends 4 KiB writes, every other port reads them all.
+ * Measured: what the sender moves and what all listeners receive together
+ * (MiB/s), for buses of 2, 8 and 32 ports (a 2-port bus against a pair's
+ * one-way row: the cost of a bus's way), and what each listener beyond
+ * the first costs, in % of the 2-port bus's time.
+ */
+struct bus_flow {
+	int fd;
+	size_t total;
+};
+
+static void *bus_writer(void *arg)
+{
+	struct bus_flow *f = arg;
+	static char buf[4096];
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < f->total) {
+		w = write(f->fd, buf, sizeof(buf));
+		if (w < 0) {
+			struct pollfd p = { .fd = f->fd, .events = POLLOUT };
+
+			if (errno != EAGAIN)
+				die("bus: write");
+			poll(&p, 1, 1000);
+			continue;
+		}
+		done += (size_t)w;
+	}
+	return NULL;
+}
+
+static double bus_run(int n, size_t total)
+{
+	char dir[96], path[160], list[32 * 16], *p = list;
+	int fds[32], i, k, left;
+	struct pollfd pfd[32];
+	size_t got[32] = { 0 };
+	static char buf[65536];
+	struct bus_flow f;
+	pthread_t th;
+	double t0, t;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/config/ttypair/buses/bench%d", n);
+	snprintf(path, sizeof(path), "%s/ports", dir);
+	snprintf(list, sizeof(list), "%d", n);
+	if (mkdir(dir, 0755) || sysfs_write(path, list))
+		die(dir);
+	snprintf(path, sizeof(path), "%s/devices", dir);
+	fp = fopen(path, "r");
+	if (!fp || fread(list, 1, sizeof(list) - 1, fp) == 0)
+		die(path);
+	fclose(fp);
+	for (i = 0; i < n; i++) {
+		int len = (int)strcspn(p, "\n");
+
+		snprintf(path, sizeof(path), "/dev/%.*s", len, p);
+		p += len + 1;
+		fds[i] = open_raw(path);
+		if (fds[i] < 0)
+			die(path);
+		fcntl(fds[i], F_SETFL, O_NONBLOCK);
+	}
+	f = (struct bus_flow){ .fd = fds[0], .total = total };
+	t0 = now_s();
+	pthread_create(&th, NULL, bus_writer, &f);
+	do {
+		for (i = 1, k = 0; i < n; i++)
+			if (got[i] < total)
+				pfd[k++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		if (poll(pfd, k, 5000) <= 0)
+			die("bus: the listeners stopped receiving");
+		left = 0;
+		for (i = 1; i < n; i++) {
+			ssize_t r = read(fds[i], buf, sizeof(buf));
+
+			if (r > 0)
+				got[i] += (size_t)r;
+			left += got[i] < total;
+		}
+	} while (left);
+	t = now_s() - t0;
+	pthread_join(th, NULL);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	if (rmdir(dir))
+		die(dir);
+	return t;
+}
+
+static void bench_bus(void)
+{
+	static const int ports[] = { 2, 8, 32 };
+	size_t total = smoke ? 256 * 1024 : 8 << 20;
+	int rounds = smoke ? 1 : 3, k, r;
+	double sent[3], recv[3], took[3], base = 0;
+
+	for (k = 0; k < 3; k++) {
+		for (r = 0; r < rounds; r++) {
+			took[r] = bus_run(ports[k], total);
+			sent[r] = total / took[r] / (1 << 20);
+			recv[r] = sent[r] * (ports[k] - 1);
+		}
+		report_runs("bus", T_TTYPAIR, ports[k], "sent_mib_s", sent, rounds);
+		report_runs("bus", T_TTYPAIR, ports[k], "received_mib_s", recv, rounds);
+		qsort(took, rounds, sizeof(double), cmp_double);
+		if (k == 0)
+			base = took[rounds / 2];
+		else
+			report("bus", T_TTYPAIR, ports[k], "listener_cost_pct",
+			       (took[rounds / 2] / base - 1) / (ports[k] - 2) * 100);
+	}
+}
+
 /* One transport, one way, one write size: to profile, not to compare */
 static void bench_one(const char *transport, size_t size)
 {
@@ -866,6 +984,7 @@ static const struct section {
 	{ "baud", bench_baud },
 	{ "baudscale", bench_baud_scale },
 	{ "scale", bench_scale },
+	{ "bus", bench_bus },
 };
 
 int main(int argc, char **argv)
