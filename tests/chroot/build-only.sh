@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A build of the module for a kernel that is only built for, not booted:
-# Debian's i386 686-pae kernel inside an i386 chroot, or its arm64 and armhf
-# (armmp) kernels with a cross compiler:
+# Debian's i386 686-pae, arm64 and armhf (armmp) kernels, with a cross
+# compiler:
 #   build-only.sh KVER SRC FLAVOUR MACHINE [KARCH CROSS_COMPILE]
 # SRC is a copy of the project that this script may build in; FLAVOUR is a
 # word the module's vermagic must contain (686 for 686-pae); MACHINE what
