@@ -183,8 +183,11 @@ launch() {
 }
 
 
-# The kernel targets. The debug kernel's goes first: building that kernel
-# takes longest, and the other targets take turns in the second slot.
+# The kernel targets. The longest go first, one to a slot: the debug
+# kernel's (building that kernel takes 20 minutes and more) and the
+# foreign-architecture ones (arm64: its chroot runs under qemu-user, its
+# guest under TCG, an hour and more); the others take turns after them, so
+# that no long job is left alone at the end.
 for pass in debug others; do
 	while read -r name set suite arch rest; do
 		case $name in ''|'#'*) continue ;; esac
@@ -198,7 +201,7 @@ for pass in debug others; do
 		# guest up to 40; an arm64 chroot and guest run emulated
 		# twice over (qemu-user, then TCG), 40 to 60 minutes
 		[ "${pkgs%% *}" != debug-kernel ] || want=debug limit=$((TTYPAIR_JOB_TIMEOUT + 3900))
-		[ "$arch" = amd64 ] || limit=$((TTYPAIR_JOB_TIMEOUT + 3900))
+		[ "$arch" = amd64 ] || want=debug limit=$((TTYPAIR_JOB_TIMEOUT + 3900))
 		[ "$want" = "$pass" ] || continue
 		launch "$name" "$limit" bash "$TTYPAIR_SRC/tests/target.sh" "$name" "$suite" "$pkgs" "$extra" "$arch"
 	done < "$TTYPAIR_SRC/tests/targets"

@@ -8,8 +8,10 @@
 # newest kernel ABI of the suite gets tested.
 
 : "${TTYPAIR_CHROOT_MAX_AGE:=7}"
-# seconds that building a chroot, or waiting for another job building it, may take
-: "${TTYPAIR_CHROOT_TIMEOUT:=1200}"
+# seconds that building a chroot, or waiting for another job building it,
+# may take: 5 to 9 minutes on an idle 2-core machine, over 20 while the
+# other slot boots a guest and the debug kernel builds
+: "${TTYPAIR_CHROOT_TIMEOUT:=2400}"
 
 # Packages every target chroot holds besides its kernel.
 # The serial tools are for the guest tests: stty (coreutils), socat, setserial
