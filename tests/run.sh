@@ -219,7 +219,7 @@ for cross in "i386-6.1 bookworm i386 check" \
 	# shellcheck disable=SC2086
 	set -- $cross
 	selected "$1" "$4" || continue
-	launch "$1" 1200 sh "$TTYPAIR_SRC/tests/cross-build.sh" "$1" "$2" "$3"
+	launch "$1" "$TTYPAIR_JOB_TIMEOUT" sh "$TTYPAIR_SRC/tests/cross-build.sh" "$1" "$2" "$3"
 	cross_names="${cross_names:-} $1"
 done
 
