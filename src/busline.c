@@ -154,7 +154,7 @@ static bool ttypair_bus_holds(const struct ttypair_port *src,
  * Return: the least free space in the receive queues of the ports that
  * hear @src and keep what they receive, 0 while that is less than
  * TTYPAIR_BUS_ATOMIC; TTYPAIR_DISCARD_ROOM when there are none, when @src
- * does not drive the line, or in overrun mode.
+ * does not drive the line, in overrun mode, or when the bus was removed.
  */
 unsigned int ttypair_bus_room(struct ttypair_port *src)
 {
@@ -163,7 +163,7 @@ unsigned int ttypair_bus_room(struct ttypair_port *src)
 	unsigned int room = TTYPAIR_DISCARD_ROOM;
 
 	lockdep_assert_held(&bus->lock);
-	if (!ttypair_bus_driving(src))
+	if (!ttypair_bus_driving(src) || bus->dead)
 		return room;
 	for (i = 0; i < nr; i++)
 		if (ttypair_bus_holds(src, bus->ports[i]))
@@ -209,12 +209,18 @@ static size_t ttypair_bus_fit(struct ttypair_port *src, size_t count)
 	return count < min_t(size_t, want, TTYPAIR_BUS_ATOMIC) ? 0 : count;
 }
 
-/* Whether any port hears @src; lock held */
+/*
+ * Whether any port hears @src; lock held. On a removed bus nobody does:
+ * its ports are being hung up one by one, and what a writer that waited
+ * sends while the others go must reach none of them.
+ */
 static bool ttypair_bus_heard(struct ttypair_port *src)
 {
 	struct ttypair_pair *bus = src->pair;
 	unsigned int i, nr = ttypair_nr_ports(bus);
 
+	if (bus->dead)
+		return false;
 	for (i = 0; i < nr; i++)
 		if (ttypair_bus_hears(src, bus->ports[i]))
 			return true;

@@ -341,19 +341,19 @@ static ssize_t port_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(port);
 
 /*
- * What holds a bus back: the bytes in a port's receive queue that its line
- * discipline has not taken, and whether its writer waits for room in the
- * others' queues
+ * What holds a bus back: the room in a port's receive queue as its
+ * senders see it (buffers its line discipline has not emptied count as
+ * full), and whether its writer waits for room in the others' queues
  */
-static ssize_t rx_queued_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+static ssize_t rx_room_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
 {
 	struct ttypair_port *tp = ttypair_dev_port(dev);
-	int room = tty_buffer_space_avail(&tp->port);
 
-	return sysfs_emit(buf, "%d\n", max(TTYPAIR_RX_LIMIT - room, 0));
+	return sysfs_emit(buf, "%u\n",
+			  (unsigned int)tty_buffer_space_avail(&tp->port));
 }
-static DEVICE_ATTR_RO(rx_queued);
+static DEVICE_ATTR_RO(rx_room);
 
 static ssize_t tx_waiting_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -432,7 +432,7 @@ static struct attribute *ttypair_bus_attrs[] = {
 	&dev_attr_discarded_bytes.attr,
 	&dev_attr_undriven_bytes.attr,
 	&dev_attr_injected_errors.attr,
-	&dev_attr_rx_queued.attr,
+	&dev_attr_rx_room.attr,
 	&dev_attr_tx_waiting.attr,
 	&dev_attr_drive.attr,
 	&dev_attr_rs485.attr,

@@ -18,7 +18,6 @@
 
 #define MAX_PORTS	32
 /* A receive queue with less room than this holds the bus's senders back */
-#define RX_LIMIT	8192
 #define ATOMIC		1024
 
 static void bus_help(void)
@@ -36,8 +35,9 @@ static void bus_help(void)
 	      "  list [--json]               every bus: settings, ports, counters\n"
 	      "  set NAME OPTION=VALUE...    change settings of a bus, in order\n"
 	      "  delete NAME                 remove a bus (open ports are hung up)\n"
-	      "  stats NAME [--json]         the counters of every port of a bus, and\n"
-	      "                              which port holds its senders back\n"
+	      "  stats NAME [--json]         the counters of every port of a bus, the room\n"
+	      "                              in its receive queue, and which port holds\n"
+	      "                              the senders back\n"
 	      "\n"
 	      "Settings (OPTION=VALUE):\n"
 	      "  baud_emulation=0|1          characters take their time on the line\n"
@@ -160,7 +160,7 @@ struct port_info {
 	bool open;
 	char drive[16];
 	char rs485[128];
-	unsigned long long rx, tx, discarded, undriven, injected, queued, waiting;
+	unsigned long long rx, tx, discarded, undriven, injected, room, waiting;
 };
 
 struct bus_info {
@@ -182,7 +182,7 @@ static int read_port(struct port_info *pi)
 		{ "discarded_bytes", &pi->discarded },
 		{ "undriven_bytes", &pi->undriven },
 		{ "injected_errors", &pi->injected },
-		{ "rx_queued", &pi->queued },
+		{ "rx_room", &pi->room },
 		{ "tx_waiting", &pi->waiting },
 	};
 	char p[PATH_MAX];
@@ -352,7 +352,7 @@ static void json_bus(const struct bus_info *bi)
 		       pi->rx, pi->tx, pi->discarded);
 		printf("\"undriven_bytes\":%llu,\"injected_errors\":%llu,",
 		       pi->undriven, pi->injected);
-		printf("\"rx_queued\":%llu,\"tx_waiting\":%s}", pi->queued,
+		printf("\"rx_room\":%llu,\"tx_waiting\":%s}", pi->room,
 		       pi->waiting ? "true" : "false");
 	}
 	fputs("]}", stdout);
@@ -428,7 +428,7 @@ static int bus_stats(const char *name, bool json)
 {
 	static const char *const heads[] = {
 		"PORT", "DEVICE", "OPEN", "DRIVE", "RX", "TX", "DISCARDED",
-		"UNDRIVEN", "INJECTED", "RX_QUEUED", "WAITING"
+		"UNDRIVEN", "INJECTED", "RX_ROOM", "WAITING"
 	};
 	static const bool right[] = {
 		true, false, false, false, true, true, true, true, true, true, false
@@ -454,16 +454,16 @@ static int bus_stats(const char *name, bool json)
 	for (k = 0; k < bi.ports; k++) {
 		table_row(&t);
 		port_cells(&t, 0, k, &bi.port[k]);
-		cell(&t, 9, "%llu", bi.port[k].queued);
+		cell(&t, 9, "%llu", bi.port[k].room);
 		cell(&t, 10, "%s", bi.port[k].waiting ? "yes" : "no");
 		waits |= bi.port[k].open && bi.port[k].waiting;
 	}
 	table_print(&t);
 	if (waits && !bi.overrun)
 		for (k = 0; k < bi.ports; k++)
-			if (bi.port[k].open && bi.port[k].queued > RX_LIMIT - ATOMIC)
-				printf("port %d (/dev/%s) holds the bus back: %llu bytes wait for its reader\n",
-				       k, bi.port[k].device, bi.port[k].queued);
+			if (bi.port[k].open && bi.port[k].room < ATOMIC)
+				printf("port %d (/dev/%s) holds the bus back: its reader has left %llu bytes of room\n",
+				       k, bi.port[k].device, bi.port[k].room);
 	return 0;
 }
 

@@ -292,7 +292,20 @@ static int expect(int fd, const void *want, size_t len, const char *what)
  * number from 2 to 32; every value around the limits; the devices; the
  * port attributes; the names shared with pairs.
  */
+static int bus_configfs_checks(void);
+
 static int t_bus_configfs(void)
+{
+	int ret = bus_configfs_checks();
+
+	/* whatever failed, nothing is left to pin the module */
+	rmdir(CFG "/samename");
+	rmdir(BUSES "/samename");
+	rmdir(BUSES "/cfg");
+	return ret;
+}
+
+static int bus_configfs_checks(void)
 {
 	static const char *const bad[] = {
 		"0", "1", "33", "-1", "", "x", "2x", "4294967298",
@@ -312,9 +325,11 @@ static int t_bus_configfs(void)
 		return fail("a new bus's devices reads '%s'", buf);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err = bus_cfg_put(&b, "ports", bad[i]);
-		if (err != -EINVAL)
-			return fail("ports='%s': %s, not EINVAL", bad[i],
-				    err ? strerror(-err) : "accepted");
+		/* configfs answers a write of nothing with EFAULT itself */
+		if (err != (bad[i][0] ? -EINVAL : -EFAULT))
+			return fail("ports='%s': %s, not %s", bad[i],
+				    err ? strerror(-err) : "accepted",
+				    bad[i][0] ? "EINVAL" : "EFAULT");
 	}
 	if (bus_cfg_get(&b, "ports", buf, sizeof(buf)) || strcmp(buf, "0"))
 		return fail("ports reads '%s' after refused values", buf);
@@ -824,14 +839,27 @@ static int t_bus_flow_and_overrun(void)
 	stream_fill(&s, out, 65536);
 	if (bus_make(&b, "flow", 3) || bus_open_all(&b) || set_nonblock(b.fd[0], 1))
 		return -1;
-	/* nobody reads: the sender fills the slowest receive path and stops */
-	while (total < 65536 && (r = write(b.fd[0], out + total, 256)) > 0)
-		total += (size_t)r;
-	if (total >= 65536 || errno != EAGAIN)
-		ret = fail("lossless: %zu bytes taken without a reader (%s)", total,
-			   strerror(errno));
-	if (!ret && writable(b.fd[0], 200))
-		ret = fail("lossless: poll() says room while the receivers are full");
+	/*
+	 * Nobody reads: the sender fills the receive paths and stops. The
+	 * flip buffers' work still hands bytes to the line disciplines after
+	 * an EAGAIN, and POLLOUT rightly comes back for that room: write on
+	 * until POLLOUT stays away.
+	 */
+	while (total < 65536) {
+		r = write(b.fd[0], out + total, 256);
+		if (r > 0) {
+			total += (size_t)r;
+			continue;
+		}
+		if (r < 0 && errno != EAGAIN) {
+			ret = fail("lossless: write: %s", strerror(errno));
+			break;
+		}
+		if (writable(b.fd[0], 500) != 1)
+			break;
+	}
+	if (!ret && total >= 65536)
+		ret = fail("lossless: %zu bytes taken without a reader", total);
 	/* port 1 reads all it has: port 2 still holds the sender back */
 	if (!ret && read_full(b.fd[1], in, total, 2000) != (ssize_t)total)
 		ret = fail("lossless: port 1 did not get the %zu bytes taken", total);
@@ -1048,8 +1076,9 @@ static int t_bus_collision(void)
 /* ------------------------------------------------------------------------ */
 /*
  * Removal of a bus whose ports are open and blocked: a reader, a writer
- * held back by a full listener, a TIOCMIWAIT. Each returns within 10 s
- * with end of file or an error, and the bus's devices go.
+ * held back by a full listener, a TIOCMIWAIT. Each returns within 10 s,
+ * the reader with end of file or an error and nothing more (a removed bus
+ * carries nothing, also while its ports are hung up one by one).
  */
 struct blocked {
 	int fd;
@@ -1111,8 +1140,12 @@ static int t_bus_remove_while_blocked(void)
 	for (k = 0; k < 3; k++)
 		pthread_join(th[k], NULL);	/* alarm() bounds it */
 	t = now() - t;
+	/*
+	 * The reader gets end of file or EIO, TIOCMIWAIT EIO; the writer may
+	 * have been let go as the full port went, its bytes going nowhere
+	 */
 	for (k = 0; k < 3 && !ret; k++)
-		if (c[k].rc > 0)
+		if (c[k].rc > 0 && k != 1)
 			ret = fail("%s returned %ld after the removal", what[k], c[k].rc);
 	if (!ret && t > 10)
 		ret = fail("the blocked calls took %.1f s to return", t);

@@ -21,6 +21,12 @@ mgmt_reset() {
 	[ ! -d /sys/module/ttypair ] || rmmod ttypair
 }
 
+# mgmt_made: the pairs and buses in configfs (the group "buses" itself is
+# always there)
+mgmt_made() {
+	ls "$CFG" "$CFG/buses" 2>/dev/null | grep -v -e '^buses$' -e ':$' -e '^$'
+}
+
 mgmt_load() {
 	mgmt_reset
 	modprobe ttypair "$@" || return 1
@@ -73,7 +79,7 @@ t_configfs_depends() {
 	mgmt_load pairs=1 || return 1
 	[ -d /sys/module/configfs ] || grep -q '^CONFIG_CONFIGFS_FS=y' "/boot/config-$(uname -r)" ||
 		{ echo "configfs was not loaded with ttypair"; return 1; }
-	[ -z "$(ls "$CFG")" ] || { echo "$CFG is not empty: $(ls "$CFG")"; return 1; }
+	[ -z "$(mgmt_made)" ] || { echo "$CFG is not empty: $(mgmt_made)"; return 1; }
 	rmmod ttypair
 }
 step configfs_modprobe_pulls_configfs t_configfs_depends
@@ -148,7 +154,7 @@ t_configfs_bad_names() {
 	mgmt_expect_fail "File exists" mkdir "$CFG/ok.name_1-2" || return 1
 	rmdir "$CFG/ok.name_1-2" || return 1
 	mgmt_expect_fail "No such file" rmdir "$CFG/ok.name_1-2" || return 1
-	[ -z "$(ls "$CFG")" ] || { echo "left: $(ls "$CFG")"; return 1; }
+	[ -z "$(mgmt_made)" ] || { echo "left: $(mgmt_made)"; return 1; }
 	rmmod ttypair
 }
 step configfs_bad_names t_configfs_bad_names
@@ -206,7 +212,7 @@ t_configfs_remove_races() {
 	# 5 s, up to 50 s if the ends never opened: bounded well above that
 	mgmt_bounded 180 "$T/ttypair-test" --race 5 || return 1
 	udevadm settle 2>/dev/null
-	[ -z "$(ls "$CFG")" ] || { echo "left in $CFG: $(ls "$CFG")"; return 1; }
+	[ -z "$(mgmt_made)" ] || { echo "left in $CFG: $(mgmt_made)"; return 1; }
 	rmmod ttypair || return 1
 }
 step configfs_remove_races t_configfs_remove_races

@@ -7,10 +7,12 @@
  *	duplicate), 8E1, holding registers 0..9 = 100 * id + 0..9, until
  *	SIGTERM. Each answers a request to its id after the 3.5-character
  *	silence that Modbus RTU puts between frames. A slave hears every
- *	frame on the bus, other slaves' answers too; libmodbus does not frame
- *	by silence, so it reads an answer as a request of the wrong length and
- *	resynchronises after its byte timeout (25 ms): the master leaves the
- *	bus quiet for longer than that between transactions.
+ *	frame on the bus, other slaves' answers too, which libmodbus, not
+ *	framing by silence, would read as requests of the wrong length: after
+ *	a frame that is not for it (or a timeout), a slave skips what the line
+ *	still carries until it has been silent for 15 ms, as a slave that
+ *	frames by silence would. The master leaves the bus quiet for longer
+ *	than that between transactions.
  *   modbus-bus master DEV BAUD COUNT
  *	a libmodbus master: COUNT transactions spread over the slaves (reads
  *	of registers 0..9, and every tenth a write of register 5 read back),
@@ -29,6 +31,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <modbus.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +41,7 @@
 #include <unistd.h>
 
 #define BYTE_TIMEOUT_US	25000
+#define SILENCE_MS	15
 #define QUIET_US	60000
 
 static int baud;
@@ -55,6 +59,17 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Skip what the line carries until it has been silent for SILENCE_MS */
+static void skip_to_silence(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[256];
+
+	while (poll(&p, 1, SILENCE_MS) > 0)
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			break;
 }
 
 struct slave {
@@ -83,8 +98,11 @@ static void *slave(void *arg)
 	modbus_set_byte_timeout(ctx, 0, BYTE_TIMEOUT_US);
 	while (!stop) {
 		rc = modbus_receive(ctx, query);
-		if (rc <= 0)
-			continue;	/* not ours, a timeout, or out of step */
+		if (rc <= 0) {
+			/* not ours, a timeout, or out of step */
+			skip_to_silence(modbus_get_socket(ctx));
+			continue;
+		}
 		usleep((useconds_t)(chars_s(3.5) * 1e6));
 		if (modbus_reply(ctx, query, rc, map) > 0)
 			s->answered++;

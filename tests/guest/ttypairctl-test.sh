@@ -194,7 +194,7 @@ t_ctl_errors() {
 	ctl_expect 1 "refused" "$CTL" create bad strict=2 || return 1
 	ctl_expect 1 "refused" "$CTL" create 'a b' || return 1
 	ctl_expect 1 "refused" "$CTL" create .hidden || return 1
-	[ "$(ls "$CFG")" = dup ] || { echo "pairs left after refused creates: $(ls "$CFG")"; return 1; }
+	[ "$(mgmt_made)" = dup ] || { echo "pairs left after refused creates: $(mgmt_made)"; return 1; }
 	[ ! -e /sys/class/tty/ttyVPA2 ] || { echo "a refused create left ttyVPA2"; return 1; }
 	ctl_expect 1 "'noise_ppm=-1' refused" "$CTL" set dup baud_emulation=1 noise_ppm=-1 || return 1
 	[ "$(cat "$CFG/dup/baud_emulation")" = 0 ] ||
