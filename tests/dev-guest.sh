@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A developer's quick run of some guest tests on one kernel:
 #   sh tests/dev-guest.sh TARGET PATTERN
-# TARGET is a line of tests/targets (amd64 only), PATTERN a shell pattern of
+# TARGET is a line of tests/targets (amd64, the debug kernel's too: its
+# module unsigned, its signatures not enforced), PATTERN a shell pattern of
 # the names of guest steps and ttypair-test tests ('bus_*|*bus*'). The
 # target's chroot (cached, as make check makes it), the module built by hand
 # with its Makefile for the chroot's kernel, the guest booted with
@@ -28,7 +29,14 @@ EXTRA=$(eval echo "\${$#}")
 PKGS=$(echo "$*" | sed 's/ [^ ]*$//')
 [ "$EXTRA" != - ] || EXTRA=
 [ "$ARCH" = amd64 ] || { echo "$TARGET: only amd64 targets" >&2; exit 2; }
-case $PKGS in debug-kernel*) echo "$TARGET: the debug kernel needs make check" >&2; exit 2 ;; esac
+# the debug kernel: built (or taken from the cache) as make check does
+DEBS=
+case $PKGS in
+debug-kernel*)
+	DEBS=$(sh "$TTYPAIR_SRC/tests/debug-kernel/build.sh") || { echo "the debug kernel did not build" >&2; exit 1; }
+	PKGS=${PKGS#debug-kernel}
+	;;
+esac
 
 VER=$(ttypair_version)
 W=$TTYPAIR_OUT/dev-guest/$TARGET
@@ -38,6 +46,12 @@ rm -rf "$W"
 mkdir -p "$W"
 tar=$(chroot_tarball "$SUITE" "$PKGS" "$EXTRA") || { echo "mmdebstrap of $SUITE failed" >&2; exit 1; }
 chroot_extract "$tar" "$ROOT"
+if [ -n "$DEBS" ]; then
+	mkdir -p "$ROOT/root/debug-kernel"
+	cp "$DEBS"/*.deb "$ROOT/root/debug-kernel/"
+	in_chroot "$ROOT" sh -c 'dpkg -i /root/debug-kernel/*.deb' > "$W/debug-kernel-install.log" 2>&1 ||
+		{ cat "$W/debug-kernel-install.log"; echo "dpkg -i of the debug kernel failed" >&2; exit 1; }
+fi
 KVER=$(chroot_kernels "$ROOT" | tail -n 1)
 copy_tree "$ROOT/root/ttypair-src"
 log "building ttypair for $KVER"
@@ -50,7 +64,7 @@ env="$env TTYPAIR_FUZZ_PARAMS=8 TTYPAIR_SOAK_MIB=16"
 guest_prepare "$ROOT" "$VER" "$env" "$W/gcc.log" ||
 	{ cat "$W/gcc.log"; echo "the guest's tests did not build" >&2; exit 1; }
 guest_run "$TARGET" "$W" "$ROOT" "$KVER"
-grep -E '^(ok|not ok|skip) - ' "$W/results.txt" | awk '{ n[$1 == "ok" ? "passed" : $1 == "skip" ? "skipped" : "failed"]++ }
+grep -a -E '^(ok|not ok|skip) - ' "$W/results.txt" | awk '{ n[$1 == "ok" ? "passed" : $1 == "skip" ? "skipped" : "failed"]++ }
 	END { printf "%d passed, %d failed, %d skipped\n", n["passed"], n["failed"], n["skipped"] }'
 problems=$(qemu_kernel_problems "$W/console.log")
 [ -z "$problems" ] || { echo "kernel problems on the console:"; echo "$problems"; }
