@@ -26,8 +26,8 @@
  * ports that wait (ttypair_bus_took()), and they look again: a slow
  * listener slows the whole bus. With the bus's overrun setting a receiver without room loses the
  * characters instead, as a UART's FIFO overruns: they count in its
- * icount.buf_overrun, and the next character it receives is preceded by a
- * TTY_OVERRUN mark; senders never wait.
+ * icount.buf_overrun, and (with INPCK) the next character it receives is
+ * preceded by a TTY_OVERRUN mark; senders never wait.
  *
  * Without baud-rate emulation there is no time on the line: each write
  * reaches every receiver in the order the writes happened (the bus's lock
@@ -238,8 +238,14 @@ static void ttypair_bus_receive(struct ttypair_port *src,
 {
 	size_t done;
 
+	/*
+	 * As for an injected overrun (rx.c), a 16550's driver reports the
+	 * overrun only with INPCK and without IGNPAR: in raw mode n_tty
+	 * would read the mark as a NUL.
+	 */
 	if (dst->overrun_pending && dst->line.cread &&
-	    tty_insert_flip_char(&dst->port, 0, TTY_OVERRUN))
+	    (!dst->line.inpck || dst->line.ignpar ||
+	     tty_insert_flip_char(&dst->port, 0, TTY_OVERRUN)))
 		dst->overrun_pending = false;
 	if (collided)
 		done = ttypair_rx_collided(src, dst, *buf);

@@ -7,12 +7,13 @@
  *	duplicate), 8E1, holding registers 0..9 = 100 * id + 0..9, until
  *	SIGTERM. Each answers a request to its id after the 3.5-character
  *	silence that Modbus RTU puts between frames. A slave hears every
- *	frame on the bus, other slaves' answers too, which libmodbus, not
- *	framing by silence, would read as requests of the wrong length: after
- *	a frame that is not for it (or a timeout), a slave skips what the line
- *	still carries until it has been silent for 15 ms, as a slave that
- *	frames by silence would. The master leaves the bus quiet for longer
- *	than that between transactions.
+ *	frame on the bus: after a request to another unit libmodbus reads
+ *	(and ignores) that unit's answer. After a frame it cannot make sense
+ *	of (a collision, or a pause in the middle of a frame longer than its
+ *	byte timeout of 100 ms, where the guest's vCPU stalled), a slave skips
+ *	what the line still carries until it has been silent for 20 ms, as a
+ *	slave that frames by silence would; the master leaves the bus quiet
+ *	for 150 ms between transactions, longer than all that.
  *   modbus-bus master DEV BAUD COUNT
  *	a libmodbus master: COUNT transactions spread over the slaves (reads
  *	of registers 0..9, and every tenth a write of register 5 read back),
@@ -40,9 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BYTE_TIMEOUT_US	25000
-#define SILENCE_MS	15
-#define QUIET_US	60000
+#define BYTE_TIMEOUT_US	100000
+#define SILENCE_MS	20
+#define QUIET_US	150000
 
 static int baud;
 static volatile sig_atomic_t stop;
@@ -94,15 +95,16 @@ static void *slave(void *arg)
 	}
 	for (i = 0; i < 10; i++)
 		map->tab_registers[i] = 100 * s->id + i;
-	modbus_set_indication_timeout(ctx, 0, 200000);
+	/* idle, modbus_receive() returns after this: the slave may stop */
+	modbus_set_indication_timeout(ctx, 1, 0);
 	modbus_set_byte_timeout(ctx, 0, BYTE_TIMEOUT_US);
 	while (!stop) {
 		rc = modbus_receive(ctx, query);
-		if (rc <= 0) {
-			/* not ours, a timeout, or out of step */
+		if (rc < 0 && errno != ETIMEDOUT)
+			/* out of step: resynchronise on the line's silence */
 			skip_to_silence(modbus_get_socket(ctx));
-			continue;
-		}
+		if (rc <= 0)
+			continue;	/* not ours, an answer ignored, or idle */
 		usleep((useconds_t)(chars_s(3.5) * 1e6));
 		if (modbus_reply(ctx, query, rc, map) > 0)
 			s->answered++;
