@@ -303,7 +303,7 @@ if loaded; then
 	if [ -n "${TTYPAIR_GUEST_ONLY:-}" ]; then
 		# shellcheck disable=SC2046 # one name a word
 		set -- $("$T/ttypair-test" --list | while read -r t; do
-			case $t in $TTYPAIR_GUEST_ONLY) echo "$t" ;; esac
+			! guest_only "$t" || echo "$t"
 		done)
 		[ $# = 0 ] || "$T/ttypair-test" --pairs $PAIRS "$@"
 	else

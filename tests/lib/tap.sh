@@ -15,14 +15,31 @@ TAP_SKIP=77
 # step NAME COMMAND...: ok if COMMAND succeeds, skip if it returns
 # $TAP_SKIP, else not ok. Its output is shown (the end of it) either way,
 # and its last line is the reason of a failure or a skip.
+# guest_only NAME: whether a developer's run of some of the guest's tests
+# (tests/dev-guest.sh: TTYPAIR_GUEST_ONLY, shell patterns separated by |)
+# includes NAME; every run without it includes everything
+guest_only() {
+	[ -n "${TTYPAIR_GUEST_ONLY:-}" ] || return 0
+	_go_ifs=$IFS
+	IFS='|'
+	set -f
+	# shellcheck disable=SC2086 # split at |, not expanded
+	set -- "$1" $TTYPAIR_GUEST_ONLY
+	set +f
+	IFS=$_go_ifs
+	_go_n=$1
+	shift
+	for _go_p in "$@"; do
+		# shellcheck disable=SC2254 # a pattern
+		case $_go_n in $_go_p) return 0 ;; esac
+	done
+	return 1
+}
+
 step() {
 	_n=$1
 	shift
-	# a developer's run of some of the guest's tests (tests/dev-guest.sh)
-	case $_n in
-	${TTYPAIR_GUEST_ONLY:-*}) ;;
-	*) return 0 ;;
-	esac
+	guest_only "$_n" || return 0
 	_o=$("$@" 2>&1)
 	_rc=$?
 	if [ "$_rc" = 0 ]; then
