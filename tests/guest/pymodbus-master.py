@@ -3,7 +3,8 @@
 """pymodbus-master.py DEV BAUD COUNT: pymodbus (Debian's python3-pymodbus,
 2.x or 3.x) as a Modbus RTU master on DEV, 8E1, reading holding registers
 0..9 of units 1, 2 and 3 in turn, COUNT times in all: the libmodbus slaves
-of `modbus-bus slaves` answer 100 * unit + 0..9. The bus is left quiet
+of `modbus-bus slaves` answer 100 * unit + 0..9 (but register 5, which
+`modbus-bus master` writes to). The bus is left quiet
 between transactions for longer than the slaves' byte timeout (they
 resynchronise on it after hearing another slave's answer). Prints what it
 did; exits 1 with the reason on the first thing that goes wrong."""
@@ -47,19 +48,21 @@ def main():
     if not client.connect():
         print("pymodbus %s: cannot open %s" % (VERSION, dev))
         return 1
-    time.sleep(0.06)
+    time.sleep(0.15)
     for n in range(count):
         unit = 1 + n % 3
         rr = read_registers(client, unit)
         if rr.isError():
             print("request %d to unit %d: %s" % (n, unit, rr))
             return 1
+        # register 5 is the one the libmodbus master wrote to
         want = [100 * unit + i for i in range(10)]
-        if list(rr.registers) != want:
-            print("request %d to unit %d: registers %s, expected %s"
-                  % (n, unit, list(rr.registers), want))
+        got = list(rr.registers)
+        if got[:5] + got[6:] != want[:5] + want[6:]:
+            print("request %d to unit %d: registers %s, expected %s (but register 5)"
+                  % (n, unit, got, want))
             return 1
-        time.sleep(0.06)
+        time.sleep(0.15)
     client.close()
     print("pymodbus %s: %d requests to units 1-3 at %d 8E1, all answered correctly"
           % (VERSION, count, baud))
