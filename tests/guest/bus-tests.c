@@ -325,11 +325,16 @@ static int bus_configfs_checks(void)
 		return fail("a new bus's devices reads '%s'", buf);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err = bus_cfg_put(&b, "ports", bad[i]);
-		/* configfs answers a write of nothing with EFAULT itself */
-		if (err != (bad[i][0] ? -EINVAL : -EFAULT))
-			return fail("ports='%s': %s, not %s", bad[i],
-				    err ? strerror(-err) : "accepted",
-				    bad[i][0] ? "EINVAL" : "EFAULT");
+		/*
+		 * A write of nothing never reaches the module: configfs
+		 * answers it with EFAULT (6.x) or takes it as written (5.10);
+		 * either way nothing changes, as "ports" reads below
+		 */
+		if (!bad[i][0] && (!err || err == -EFAULT))
+			continue;
+		if (err != -EINVAL)
+			return fail("ports='%s': %s, not EINVAL", bad[i],
+				    err ? strerror(-err) : "accepted");
 	}
 	if (bus_cfg_get(&b, "ports", buf, sizeof(buf)) || strcmp(buf, "0"))
 		return fail("ports reads '%s' after refused values", buf);
