@@ -53,61 +53,12 @@ struct bus {
 	int fd[MAX_PORTS];
 };
 
-static int configfs_mounted(void)
-{
-	struct stat st;
-
-	if (!stat(CFG, &st))
-		return 0;
-	if (mount("configfs", "/sys/kernel/config", "configfs", 0, NULL) &&
-	    errno != EBUSY)
-		return fail("mounting configfs: %s", strerror(errno));
-	if (stat(CFG, &st))
-		return fail("no %s", CFG);
-	return 0;
-}
-
-/* One write(2) of @val to @path: 0 or -errno */
-static int put(const char *path, const char *val)
-{
-	ssize_t r;
-	int fd, err;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write(fd, val, strlen(val));
-	err = r < 0 ? -errno : 0;
-	close(fd);
-	return err;
-}
-
-/* Read @path into @buf without its last newline: 0 or -errno */
-static int get(const char *path, char *buf, size_t len)
-{
-	ssize_t r;
-	int fd, err;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = read(fd, buf, len - 1);
-	err = r < 0 ? -errno : 0;
-	close(fd);
-	if (r < 0)
-		r = 0;
-	buf[r] = 0;
-	if (r && buf[r - 1] == '\n')
-		buf[r - 1] = 0;
-	return err;
-}
-
 static int bus_cfg_put(const struct bus *b, const char *attr, const char *val)
 {
 	char path[160];
 
 	snprintf(path, sizeof(path), BUSES "/%s/%s", b->name, attr);
-	return put(path, val);
+	return file_write(path, val);
 }
 
 static int bus_cfg_get(const struct bus *b, const char *attr, char *buf,
@@ -116,7 +67,7 @@ static int bus_cfg_get(const struct bus *b, const char *attr, char *buf,
 	char path[160];
 
 	snprintf(path, sizeof(path), BUSES "/%s/%s", b->name, attr);
-	return get(path, buf, len);
+	return file_read(path, buf, len);
 }
 
 /* sysfs attribute of port @k */
@@ -127,7 +78,7 @@ static int port_put(const struct bus *b, int k, const char *attr,
 
 	snprintf(path, sizeof(path), "/sys/class/tty/%s%d/%s",
 		 TTYPAIR_NAME_BUS, b->line[k], attr);
-	return put(path, val);
+	return file_write(path, val);
 }
 
 static int port_get(const struct bus *b, int k, const char *attr, char *buf,
@@ -137,7 +88,7 @@ static int port_get(const struct bus *b, int k, const char *attr, char *buf,
 
 	snprintf(path, sizeof(path), "/sys/class/tty/%s%d/%s",
 		 TTYPAIR_NAME_BUS, b->line[k], attr);
-	return get(path, buf, len);
+	return file_read(path, buf, len);
 }
 
 static unsigned long long port_counter(const struct bus *b, int k,
@@ -309,7 +260,7 @@ static int bus_configfs_checks(void)
 {
 	static const char *const bad[] = {
 		"0", "1", "33", "-1", "", "x", "2x", "4294967298",
-		"18446744073709551618", " ", "3 4",
+		"18446744073709551618", "2147483648", "4294967295", " ", "3 4",
 	};
 	char buf[256], path[160];
 	struct bus b;
@@ -1199,7 +1150,7 @@ int bus_churn(int n)
 		ports = i % 50 ? 2 + i % 4 : 32;
 		snprintf(file, sizeof(file), "%s/ports", dir);
 		snprintf(val, sizeof(val), "%d", ports);
-		if (put(file, val)) {
+		if (file_write(file, val)) {
 			printf("%s=%s refused\n", file, val);
 			return 1;
 		}

@@ -434,20 +434,6 @@ static int attr_limits_in(const char *dir)
 	return 0;
 }
 
-static int configfs_mounted(void)
-{
-	struct stat st;
-
-	if (!stat(CFG, &st))
-		return 0;
-	if (mount("configfs", "/sys/kernel/config", "configfs", 0, NULL) &&
-	    errno != EBUSY)
-		return fail("mounting configfs: %s", strerror(errno));
-	if (stat(CFG, &st))
-		return fail("no %s", CFG);
-	return 0;
-}
-
 static int t_attr_limits(void)
 {
 	const char *dir = CFG "/limits";

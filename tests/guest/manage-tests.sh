@@ -325,12 +325,15 @@ step configfs_churn_1000_buses t_bus_churn
 
 # max_bus_ports bounds the ports of all buses together (ENOSPC and a log
 # line), counting a bus's ports from the write of its "ports" until its
-# rmdir; a value above 1024 fails the load with a log line.
+# rmdir; a value above 1024 (1025, 2^31, 2^32-1) fails the load with a log
+# line.
 t_max_bus_ports() {
 	mgmt_reset
-	out=$(modprobe ttypair max_bus_ports=1025 2>&1) && { rmmod ttypair; echo "max_bus_ports=1025 loaded"; return 1; }
-	dmesg | tail -n 5 | grep -q "ttypair: max_bus_ports=1025 is invalid: expected a number from 0 to 1024" ||
-		{ echo "no log line for max_bus_ports=1025 ($out)"; return 1; }
+	for v in 1025 2147483648 4294967295; do
+		out=$(modprobe ttypair max_bus_ports=$v 2>&1) && { rmmod ttypair; echo "max_bus_ports=$v loaded"; return 1; }
+		dmesg | tail -n 5 | grep -q "ttypair: max_bus_ports=$v is invalid: expected a number from 0 to 1024" ||
+			{ echo "no log line for max_bus_ports=$v ($out)"; return 1; }
+	done
 	mgmt_load pairs=0 max_bus_ports=5 || return 1
 	mkdir "$CFG/buses/one" "$CFG/buses/two" "$CFG/buses/three" || return 1
 	mgmt_write "$CFG/buses/one/ports" 3 || return 1

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -337,10 +339,24 @@ static void attr_path(char *path, size_t len, char end, int idx,
 int attr_write(char end, int idx, const char *attr, const char *val)
 {
 	char path[128];
+
+	attr_path(path, sizeof(path), end, idx, attr);
+	return file_write(path, val);
+}
+
+int attr_read(char end, int idx, const char *attr, char *buf, size_t len)
+{
+	char path[128];
+
+	attr_path(path, sizeof(path), end, idx, attr);
+	return file_read(path, buf, len);
+}
+
+int file_write(const char *path, const char *val)
+{
 	ssize_t r;
 	int fd, err;
 
-	attr_path(path, sizeof(path), end, idx, attr);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -350,13 +366,11 @@ int attr_write(char end, int idx, const char *attr, const char *val)
 	return err;
 }
 
-int attr_read(char end, int idx, const char *attr, char *buf, size_t len)
+int file_read(const char *path, char *buf, size_t len)
 {
-	char path[128];
 	ssize_t r;
 	int fd, err;
 
-	attr_path(path, sizeof(path), end, idx, attr);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -369,6 +383,21 @@ int attr_read(char end, int idx, const char *attr, char *buf, size_t len)
 	if (r && buf[r - 1] == '\n')
 		buf[r - 1] = 0;
 	return err;
+}
+
+int configfs_mounted(void)
+{
+	const char *cfg = "/sys/kernel/config/ttypair";
+	struct stat st;
+
+	if (!stat(cfg, &st))
+		return 0;
+	if (mount("configfs", "/sys/kernel/config", "configfs", 0, NULL) &&
+	    errno != EBUSY)
+		return fail("mounting configfs: %s", strerror(errno));
+	if (stat(cfg, &st))
+		return fail("no %s", cfg);
+	return 0;
 }
 
 int modem_get(int fd)

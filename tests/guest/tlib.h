@@ -96,6 +96,11 @@ int bus_churn(int n);
  */
 int attr_write(char end, int idx, const char *attr, const char *val);
 int attr_read(char end, int idx, const char *attr, char *buf, size_t len);
+/* The same for any file: one write(2) of val; a read without its newline */
+int file_write(const char *path, const char *val);
+int file_read(const char *path, char *buf, size_t len);
+/* configfs mounted on /sys/kernel/config, with ttypair's directory: 0 or -1 after fail() */
+int configfs_mounted(void);
 /* TIOCMGET of fd, or -1 after fail() */
 int modem_get(int fd);
 /* Apply (or change) termios settings; 0 or -1 after fail(). */
