@@ -186,6 +186,7 @@ struct ttypair_icount {
  *	bus: while no other port was open)
  * @undriven: bus ports: bytes sent while the port did not drive the line
  * @injected: errors injected into this end's input (one-shot and noise)
+ * @timer_runs: expiries of this end's transmit timer (&struct ttypair_txq)
  *
  * Protected by the owning pair's lock.
  */
@@ -195,6 +196,7 @@ struct ttypair_stats {
 	u64 discarded;
 	u64 undriven;
 	u64 injected;
+	u64 timer_runs;
 };
 
 /**

@@ -30,8 +30,7 @@ function label(sec, p, m) {
 	if (sec == "baud") return p " baud, " (m == "rate_error_pct" ? "received rate" : "tcdrain time") " vs ideal (% error)"
 	if (sec == "idle") {
 		if (m == "wakeups_per_s") return p " full pairs, reader idle: wake-ups of their writers and pollers (per s)"
-		if (m == "traced_wakeups_per_s") return p " full pairs, reader idle: sched_wakeup of their writers and pollers (per s)"
-		if (m == "timer_expiries_per_s") return p " full pairs, reader idle: expiries of ttypair timers (per s)"
+		if (m == "timer_expiries_per_s") return p " full pairs, reader idle: runs of ttypair's timers (per s)"
 	}
 	if (sec == "baudscale") {
 		if (m == "cpu_pct") return "256 pairs at " p " baud, emulated: guest CPU time (% of a CPU)"
@@ -127,7 +126,7 @@ check() {	# check TEXT EXPR(awk, over a b): one line of the targets list
 	check "round-trip latency <= 1.0x pty (median of the batch-by-batch ratios)" "$q" 0 "a <= 1.0" \
 		"$(awk -v a="$q" 'BEGIN { printf "%.4fx", a }')"
 	if grep -q '^BENCH idle ttypair ' "$RESULTS"; then
-		i=$(grep -E '^BENCH idle ttypair [0-9]+ (wakeups|traced_wakeups|timer_expiries)_per_s ' "$RESULTS" |
+		i=$(grep -E '^BENCH idle ttypair [0-9]+ (wakeups|timer_expiries)_per_s ' "$RESULTS" |
 			tr -d '\r' | awk '{ s += $NF } END { print s + 0 }')
 		check "no wake-ups and no timers while full pairs sit idle" "$i" 0 "a == 0" "${i} per s"
 	else

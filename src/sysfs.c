@@ -324,6 +324,7 @@ TTYPAIR_DEVICE_COUNTER(tx_bytes, tx);
 TTYPAIR_DEVICE_COUNTER(discarded_bytes, discarded);
 TTYPAIR_DEVICE_COUNTER(undriven_bytes, undriven);
 TTYPAIR_DEVICE_COUNTER(injected_errors, injected);
+TTYPAIR_DEVICE_COUNTER(timer_runs, timer_runs);
 
 /* A bus port: its bus's name and its number on the bus */
 static ssize_t bus_show(struct device *dev, struct device_attribute *attr,
@@ -404,6 +405,7 @@ static struct attribute *ttypair_attrs[] = {
 	&dev_attr_tx_bytes.attr,
 	&dev_attr_discarded_bytes.attr,
 	&dev_attr_injected_errors.attr,
+	&dev_attr_timer_runs.attr,
 	&dev_attr_wiring.attr,
 	&dev_attr_rs485.attr,
 	&dev_attr_inject.attr,
@@ -432,6 +434,7 @@ static struct attribute *ttypair_bus_attrs[] = {
 	&dev_attr_discarded_bytes.attr,
 	&dev_attr_undriven_bytes.attr,
 	&dev_attr_injected_errors.attr,
+	&dev_attr_timer_runs.attr,
 	&dev_attr_rx_room.attr,
 	&dev_attr_tx_waiting.attr,
 	&dev_attr_drive.attr,

@@ -295,6 +295,7 @@ static enum hrtimer_restart ttypair_txq_timer(struct hrtimer *timer)
 	unsigned long flags;
 
 	spin_lock_irqsave(&pair->lock, flags);
+	src->stats.timer_runs++;
 	ttypair_tx_xchar(src);
 	ret = ttypair_txq_run(src, hrtimer_cb_get_time(timer), &woken,
 			      &changed);

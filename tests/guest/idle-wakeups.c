@@ -4,15 +4,15 @@
  * in write() and a poller thread in poll(POLLOUT) on an end whose peer's
  * receive queue is full, and the peer's reader does nothing. Counts, over
  * SECONDS, how often those threads were woken (their context switches from
- * /proc, and the sched_wakeup tracepoint where the kernel has tracing) and
- * how often a timer of ttypair ran (hrtimer_expire_entry). Then the reader
- * drains every pair: each writer must finish and each poller see POLLOUT.
+ * /proc: a thread asleep in a call is switched in only when woken) and how
+ * often a timer of ttypair ran (the ends' timer_runs in sysfs). Then the
+ * reader drains every pair: each writer must finish and each poller see
+ * POLLOUT.
  *
  *   ttypair-idle [--pty] [--first IDX] [--pairs N] [--seconds S]
  *
  * Prints "BENCH idle <transport> <pairs> <metric> <value>" lines
- * (wakeups_per_s; traced_wakeups_per_s and timer_expiries_per_s when the
- * tracepoints are there) and a summary. Exits 1 when a writer or a poller
+ * (wakeups_per_s, and timer_expiries_per_s for ttypair) and a summary. Exits 1 when a writer or a poller
  * was not released by the reader, 2 on a setup error.
  */
 #define _GNU_SOURCE
@@ -23,16 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_PAIRS	64
-#define TRACEFS		"/sys/kernel/tracing"
-#define INSTANCE	TRACEFS "/instances/ttypair-idle"
 
 struct idle_pair {
 	int wfd, rfd;			/* the full end, and its peer's reader */
@@ -143,71 +139,41 @@ static long switches(pid_t tid)
 	return sum;
 }
 
-static int put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /*
- * A trace instance of its own with sched_wakeup for the waiting threads and
- * every hrtimer expiry; 0, or -1 where the kernel has no tracing.
+ * Runs of the transmit timers of both ends of ttypair's pair IDX
+ * (their timer_runs files): a count the module keeps itself, so that
+ * nothing has to switch a tracepoint on while the test runs (under TCG a
+ * tracepoint enabled at run time patches kernel text across CPUs).
  */
-static int trace_start(int n)
+static long long timer_runs(int idx)
 {
-	char filter[64 * 2 * MAX_PAIRS], *s = filter;
-	int i;
-
-	if (access(TRACEFS "/instances", F_OK))
-		mount("nodev", TRACEFS, "tracefs", 0, NULL);
-	rmdir(INSTANCE);
-	if (mkdir(INSTANCE, 0700))
-		return -1;
-	for (i = 0; i < n; i++)
-		s += sprintf(s, "%spid == %d || pid == %d", i ? " || " : "",
-			     pairs[i].wtid, pairs[i].ptid);
-	if (put(INSTANCE "/events/sched/sched_wakeup/filter", filter) ||
-	    put(INSTANCE "/events/sched/sched_wakeup/enable", "1") ||
-	    put(INSTANCE "/events/timer/hrtimer_expire_entry/enable", "1")) {
-		rmdir(INSTANCE);
-		return -1;
-	}
-	return 0;
-}
-
-/* Count the events; the instance is removed */
-static void trace_stop(long *wakeups, long *expiries)
-{
-	char line[512];
+	static const char *const name[] = { "ttyVPA", "ttyVPB" };
+	long long v, sum = 0;
+	char path[96];
 	FILE *f;
+	int e;
 
-	put(INSTANCE "/events/sched/sched_wakeup/enable", "0");
-	put(INSTANCE "/events/timer/hrtimer_expire_entry/enable", "0");
-	*wakeups = *expiries = 0;
-	f = fopen(INSTANCE "/trace", "r");
-	if (!f)
-		die(INSTANCE "/trace");
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, " sched_wakeup:"))
-			(*wakeups)++;
-		else if (strstr(line, " hrtimer_expire_entry:") &&
-			 strstr(line, "function=ttypair"))
-			(*expiries)++;
+	for (e = 0; e < 2; e++) {
+		snprintf(path, sizeof(path), "/sys/class/tty/%s%d/timer_runs",
+			 name[e], idx);
+		f = fopen(path, "r");
+		if (!f)
+			die(path);
+		if (fscanf(f, "%lld", &v) != 1) {
+			errno = EINVAL;
+			die(path);
+		}
+		fclose(f);
+		sum += v;
 	}
-	fclose(f);
-	rmdir(INSTANCE);
+	return sum;
 }
 
 int main(int argc, char **argv)
 {
 	const char *transport = "ttypair";
-	int first = 0, n = 16, secs = 10, pty = 0, i, traced, lost = 0;
-	long before = 0, after = 0, twake = 0, texp = 0;
+	int first = 0, n = 16, secs = 10, pty = 0, i, lost = 0;
+	long long before = 0, after = 0, tbefore = 0, tafter = 0;
 	char pa[64], pb[64], buf[65536];
 	double t0;
 
@@ -280,24 +246,23 @@ int main(int argc, char **argv)
 		}
 	usleep(500000);
 
-	traced = !trace_start(n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		before += switches(pairs[i].wtid) + switches(pairs[i].ptid);
+		if (!pty)
+			tbefore += timer_runs(first + i);
+	}
 	sleep(secs);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		after += switches(pairs[i].wtid) + switches(pairs[i].ptid);
-	if (traced)
-		trace_stop(&twake, &texp);
+		if (!pty)
+			tafter += timer_runs(first + i);
+	}
 
 	printf("BENCH idle %s %d wakeups_per_s %.6g\n", transport, n,
 	       (double)(after - before) / secs);
-	if (traced) {
-		printf("BENCH idle %s %d traced_wakeups_per_s %.6g\n", transport,
-		       n, (double)twake / secs);
-		if (!pty)
-			printf("BENCH idle %s %d timer_expiries_per_s %.6g\n",
-			       transport, n, (double)texp / secs);
-	}
+	if (!pty)
+		printf("BENCH idle %s %d timer_expiries_per_s %.6g\n",
+		       transport, n, (double)(tafter - tbefore) / secs);
 
 	/* The reader reads: every writer and poller goes on */
 	for (i = 0; i < n; i++)
@@ -325,13 +290,10 @@ int main(int argc, char **argv)
 		pthread_join(p->writer, NULL);
 		pthread_join(p->poller, NULL);
 	}
-	printf("%s, %d pairs, %d s idle: %ld wake-ups of the %d waiting threads",
+	printf("%s, %d pairs, %d s idle: %lld wake-ups of the %d waiting threads",
 	       transport, n, secs, after - before, 2 * n);
-	if (traced)
-		printf(" (%ld traced), %ld expiries of ttypair's timers", twake,
-		       texp);
-	else
-		printf(" (this kernel has no tracing: timers not counted)");
+	if (!pty)
+		printf(", %lld runs of ttypair's timers", tafter - tbefore);
 	printf("; then %d of %d writers and pollers released by the reader in %.3f s\n",
 	       n - lost, n, now_s() - t0);
 	return lost ? 1 : 0;
