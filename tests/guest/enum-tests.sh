@@ -102,28 +102,33 @@ t_enum_libserialport() {
 }
 step enum_libserialport t_enum_libserialport
 
-# Qt's QSerialPortInfo::availablePorts() lists every end, and with the
-# packages' udev rules describes it: pair, end, peer.
+# Qt's QSerialPortInfo::availablePorts() lists every end and every port of
+# a bus, and with the packages' udev rules describes it: pair, end, peer;
+# bus and port.
 t_enum_qt() {
 	mgmt_udevd_start || return 1
 	mgmt_load pairs=2 || return 1
-	mkdir "$CFG/modbus" || return 1
+	mkdir "$CFG/modbus" "$CFG/buses/line" && echo 3 > "$CFG/buses/line/ports" || return 1
 	a=$(cat "$CFG/modbus/device_a") b=$(cat "$CFG/modbus/device_b")
+	# shellcheck disable=SC2046 # one device a word
+	set -- $(cat "$CFG/buses/line/devices")
 	udevadm settle -t 30
 	QT_QPA_PLATFORM=offscreen python3 "$T/qt-list.py" > /run/qt.1 2> /run/qt.err ||
 		{ cat /run/qt.err; return 1; }
-	en_expect /run/qt.1 ttyVPA0 ttyVPB0 ttyVPA1 ttyVPB1 "$a" "$b" || return 1
+	en_expect /run/qt.1 ttyVPA0 ttyVPB0 ttyVPA1 ttyVPB1 "$a" "$b" "$@" || return 1
 	for want in "/dev/$a|ttypair modbus end a (peer $b)|ttypair|modbus-a" \
 		"/dev/$b|ttypair modbus end b (peer $a)|ttypair|modbus-b" \
-		"/dev/ttyVPB1|ttypair 1 end b (peer ttyVPA1)|ttypair|1-b"; do
+		"/dev/ttyVPB1|ttypair 1 end b (peer ttyVPA1)|ttypair|1-b" \
+		"/dev/$1|ttypair bus line port 0|ttypair|bus-line-0" \
+		"/dev/$3|ttypair bus line port 2|ttypair|bus-line-2"; do
 		grep -qxF "$want" /run/qt.1 ||
 			{ cat /run/qt.1; echo "no line '$want'"; return 1; }
 	done
-	rmdir "$CFG/modbus" || return 1
+	rmdir "$CFG/modbus" "$CFG/buses/line" || return 1
 	udevadm settle -t 30
 	QT_QPA_PLATFORM=offscreen python3 "$T/qt-list.py" > /run/qt.2 2> /run/qt.err ||
 		{ cat /run/qt.err; return 1; }
-	en_absent /run/qt.2 "$a" "$b" || return 1
+	en_absent /run/qt.2 "$a" "$b" "$@" || return 1
 	en_expect /run/qt.2 ttyVPA0 ttyVPB1 || return 1
 	rmmod ttypair
 	mgmt_udevd_stop
