@@ -72,14 +72,7 @@ static bool valid_drive(const char *s)
 	return !strcmp(s, "auto") || !strcmp(s, "rts") || !strcmp(s, "always");
 }
 
-struct bus_option {
-	const char *name;
-	const char *hint;
-	bool (*valid)(const char *value);
-	bool per_port;		/* a port attribute, for all ports or ".K" */
-};
-
-static const struct bus_option bus_options[] = {
+static const struct option_def bus_option_defs[] = {
 	{ "baud_emulation",	"0 or 1",			valid_bool,	false },
 	{ "strict",		"0 or 1",			valid_bool,	false },
 	{ "overrun",		"0 or 1",			valid_bool,	false },
@@ -91,67 +84,14 @@ static const struct bus_option bus_options[] = {
 								valid_rs485,	true },
 };
 
-#define BUS_OPTION_NAMES "options: baud_emulation, strict, overrun, noise_ppm, " \
-			 "noise_seed, drive, drive.K, rs485, rs485.K"
-
-struct bus_setting {
-	const struct bus_option *def;
-	const char *arg;
-	const char *value;
-	int port;		/* -1: every port (or the bus) */
+static const struct option_set bus_options = {
+	.defs = bus_option_defs,
+	.n = ARRAY_SIZE(bus_option_defs),
+	.names = "options: baud_emulation, strict, overrun, noise_ppm, "
+		 "noise_seed, drive, drive.K, rs485, rs485.K",
+	.what = "bus",
+	.max_port = MAX_PORTS - 1,
 };
-
-/* OPTION=VALUE or OPTION.K=VALUE arguments; a usage error otherwise */
-static void bus_parse(char **args, int n, struct bus_setting *out)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		const char *eq = strchr(args[i], '='), *dot;
-		size_t k, len;
-
-		if (!eq)
-			usage_error("'%s' is not OPTION=VALUE", args[i]);
-		dot = memchr(args[i], '.', eq - args[i]);
-		len = (dot ? dot : eq) - args[i];
-		for (k = 0; k < ARRAY_SIZE(bus_options); k++)
-			if (strlen(bus_options[k].name) == len &&
-			    !strncmp(bus_options[k].name, args[i], len))
-				break;
-		if (k == ARRAY_SIZE(bus_options))
-			usage_error("unknown option '%.*s' in '%s' (%s)",
-				    (int)len, args[i], args[i], BUS_OPTION_NAMES);
-		out[i].def = &bus_options[k];
-		out[i].arg = args[i];
-		out[i].value = eq + 1;
-		out[i].port = -1;
-		if (dot) {
-			char num[8];
-			size_t d = eq - dot - 1;
-
-			if (!out[i].def->per_port || !d || d >= sizeof(num))
-				usage_error("'%s': %s", args[i], out[i].def->per_port ?
-					    "a port number goes after the '.'" :
-					    "a setting of the whole bus takes no port number");
-			memcpy(num, dot + 1, d);
-			num[d] = '\0';
-			if (!valid_u64(num, MAX_PORTS - 1))
-				usage_error("'%s': the port number is 0 to %d", args[i],
-					    MAX_PORTS - 1);
-			out[i].port = atoi(num);
-		}
-	}
-}
-
-static void bus_refused(const struct bus_setting *s, int err)
-{
-	if (err == EINVAL)
-		msg("'%s' refused: %s (%s)", s->arg, strerror(err), s->def->hint);
-	else if (err == EACCES || err == EPERM)
-		msg("'%s' refused: %s (run as root)", s->arg, strerror(err));
-	else
-		msg("'%s' refused: %s", s->arg, strerror(err));
-}
 
 /* --- buses, as configfs and sysfs show them -------------------------------- */
 
@@ -328,8 +268,9 @@ static void find_bus(const char *name, struct bus_info *bi)
 
 /* --- output ------------------------------------------------------------------ */
 
-static void json_bus(const struct bus_info *bi)
+static void json_bus(const void *item)
 {
+	const struct bus_info *bi = item;
 	int i;
 
 	fputs("{\"name\":", stdout);
@@ -391,12 +332,7 @@ static int bus_list(bool json)
 	check_loaded(true);
 	buses = read_buses(&n);
 	if (json) {
-		fputs("{\"buses\":[", stdout);
-		for (i = 0; i < n; i++) {
-			fputs(i ? ",\n  " : "\n  ", stdout);
-			json_bus(&buses[i]);
-		}
-		fputs(n ? "\n]}\n" : "]}\n", stdout);
+		json_list("buses", buses, n, sizeof(*buses), json_bus);
 		free(buses);
 		return 0;
 	}
@@ -468,7 +404,7 @@ static int bus_stats(const char *name, bool json)
 }
 
 /* Write the settings in order; the index of the first refused, or @n */
-static int bus_apply(const struct bus_info *bi, const struct bus_setting *s,
+static int bus_apply(const struct bus_info *bi, const struct setting *s,
 		     int n, int *err)
 {
 	char p[PATH_MAX];
@@ -497,48 +433,23 @@ static int bus_apply(const struct bus_info *bi, const struct bus_setting *s,
 	return *err ? i - 1 : n;
 }
 
-static int bus_refused_status(const struct bus_setting *s, int err)
-{
-	int ret;
-
-	if (err != ERANGE)
-		bus_refused(s, err);
-	ret = errno_status(err);
-	return ret == EXIT_NO_PAIR || ret == EXIT_EXISTS ? EXIT_REFUSED : ret;
-}
-
-static void check_bus_settings(const struct bus_setting *s, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (!s[i].def->valid(s[i].value)) {
-			bus_refused(&s[i], EINVAL);
-			exit(EXIT_REFUSED);
-		}
-	}
-}
-
 static int bus_create(const char *name, const char *ports, char **args,
 		      int nargs)
 {
-	struct bus_setting *s = calloc(nargs + 1, sizeof(*s));
+	struct setting *s = calloc(nargs + 1, sizeof(*s));
 	char p[PATH_MAX], limit[32];
 	struct bus_info bi;
 	int i, k, err, ret = 0;
 
 	if (!s)
 		die(EXIT_REFUSED, "out of memory");
-	bus_parse(args, nargs, s);
+	parse_settings(&bus_options, args, nargs, s);
 	if (!valid_u64(ports, MAX_PORTS) || atoi(ports) < 2)
 		die(EXIT_REFUSED, "--ports %s refused: a bus has 2 to %d ports", ports,
 		    MAX_PORTS);
 	check_loaded(true);
-	if (!valid_name(name))
-		die(EXIT_REFUSED,
-		    "'%s' refused: %s (a name is 1 to 32 letters, digits, '.', '_' or '-', not starting with '.' or '-')",
-		    name, strerror(EINVAL));
-	check_bus_settings(s, nargs);
+	check_new_name(name);
+	check_settings(s, nargs);
 	for (i = 0; i < nargs; i++)
 		if (s[i].port >= atoi(ports))
 			die(EXIT_REFUSED, "'%s' refused: a bus of %s ports has ports 0 to %d",
@@ -547,20 +458,9 @@ static int bus_create(const char *name, const char *ports, char **args,
 	mkpath(p, BUS_DIR "/%s", name);
 	if (mkdir(p, 0755)) {
 		err = errno;
-		switch (err) {
-		case EEXIST:
-			die(EXIT_EXISTS, "a pair or bus named '%s' already exists", name);
-		case ENOENT:
+		if (err == ENOENT)
 			die(EXIT_NOT_LOADED, "no %s: this ttypair has no buses", BUS_DIR);
-		case EACCES:
-		case EPERM:
-			die(EXIT_PERM,
-			    "cannot create '%s': %s (run as root: configfs is root-only)",
-			    name, strerror(err));
-		default:
-			die(errno_status(err), "cannot create '%s': %s", name,
-			    strerror(err));
-		}
+		create_failed(name, err);
 	}
 	mkpath(p, BUS_DIR "/%s/ports", name);
 	err = -write_attr(p, ports);
@@ -585,15 +485,11 @@ static int bus_create(const char *name, const char *ports, char **args,
 	if (!ret) {
 		i = bus_apply(&bi, s, nargs, &err);
 		if (i < nargs)
-			ret = bus_refused_status(&s[i], err);
+			ret = err == ERANGE ? EXIT_REFUSED : refused_status(&s[i], err);
 	}
 	if (ret) {
 		mkpath(p, BUS_DIR "/%s", name);
-		if (rmdir(p))
-			msg("could not remove the half-made bus '%s': %s (try: %s bus delete %s)",
-			    name, strerror(errno), PROG, name);
-		else
-			msg("bus '%s' not created", name);
+		undo_create(&bus_options, p, name, "bus delete");
 		free(s);
 		return ret;
 	}
@@ -607,25 +503,22 @@ static int bus_create(const char *name, const char *ports, char **args,
 
 static int bus_set(const char *name, char **args, int nargs)
 {
-	struct bus_setting *s = calloc(nargs, sizeof(*s));
+	struct setting *s = calloc(nargs, sizeof(*s));
 	struct bus_info bi;
 	int i, err;
 
 	if (!s)
 		die(EXIT_REFUSED, "out of memory");
-	bus_parse(args, nargs, s);
+	parse_settings(&bus_options, args, nargs, s);
 	check_loaded(true);
-	check_bus_settings(s, nargs);
+	check_settings(s, nargs);
 	find_bus(name, &bi);
 	i = bus_apply(&bi, s, nargs, &err);
 	if (i < nargs) {
 		if (err == ENOENT)	/* removed meanwhile */
 			no_bus(name);
-		err = bus_refused_status(&s[i], err);
-		if (i == 1)
-			msg("'%s', given before it, stays applied", s[0].arg);
-		else if (i > 1)
-			msg("the %d settings given before it stay applied", i);
+		err = err == ERANGE ? EXIT_REFUSED : refused_status(&s[i], err);
+		applied_before(s, i);
 		free(s);
 		return err;
 	}
@@ -641,19 +534,9 @@ static int bus_delete(const char *name)
 	if (!valid_name(name))
 		no_bus(name);
 	mkpath(p, BUS_DIR "/%s", name);
-	if (!rmdir(p))
-		return 0;
-	switch (errno) {
-	case ENOENT:
+	if (!remove_dir(p, name))
 		no_bus(name);
-	case EACCES:
-	case EPERM:
-		die(EXIT_PERM, "cannot delete '%s': %s (run as root: configfs is root-only)",
-		    name, strerror(errno));
-	default:
-		die(errno_status(errno), "cannot delete '%s': %s", name,
-		    strerror(errno));
-	}
+	return 0;
 }
 
 /**

@@ -448,70 +448,92 @@ bool valid_rs485(const char *s)
 }
 
 /* The settings a pair has, as options of create and set */
-struct option_def {
-	const char *name;
-	const char *hint;
-	bool (*valid)(const char *value);
-};
-
 #define WIRING_HINT "input=[!]source items; inputs cts, dsr, dcd, ri; " \
 		    "sources rts, dtr, out1, out2, open, on, off"
 #define RS485_HINT "disabled, or enabled with rts_on_send or rts_after_send, " \
 		   "delay_rts_before_send=MS, delay_rts_after_send=MS"
 
 static const struct option_def option_defs[] = {
-	{ "wiring",		WIRING_HINT,			valid_wiring },
-	{ "wiring_a",		WIRING_HINT,			valid_wiring },
-	{ "wiring_b",		WIRING_HINT,			valid_wiring },
-	{ "rs485",		RS485_HINT,			valid_rs485 },
-	{ "rs485_a",		RS485_HINT,			valid_rs485 },
-	{ "rs485_b",		RS485_HINT,			valid_rs485 },
-	{ "baud_emulation",	"0 or 1",			valid_bool },
-	{ "strict",		"0 or 1",			valid_bool },
-	{ "noise_ppm",		"0 to 1000000",			valid_ppm },
-	{ "noise_seed",		"0 to 18446744073709551615",	valid_seed },
+	{ "wiring",		WIRING_HINT,			valid_wiring,	false },
+	{ "wiring_a",		WIRING_HINT,			valid_wiring,	false },
+	{ "wiring_b",		WIRING_HINT,			valid_wiring,	false },
+	{ "rs485",		RS485_HINT,			valid_rs485,	false },
+	{ "rs485_a",		RS485_HINT,			valid_rs485,	false },
+	{ "rs485_b",		RS485_HINT,			valid_rs485,	false },
+	{ "baud_emulation",	"0 or 1",			valid_bool,	false },
+	{ "strict",		"0 or 1",			valid_bool,	false },
+	{ "noise_ppm",		"0 to 1000000",			valid_ppm,	false },
+	{ "noise_seed",		"0 to 18446744073709551615",	valid_seed,	false },
 };
 
-#define NR_OPTIONS ARRAY_SIZE(option_defs)
-#define OPTION_NAMES "options: wiring, wiring_a, wiring_b, rs485, rs485_a, " \
-		     "rs485_b, baud_emulation, strict, noise_ppm, noise_seed"
-
-struct setting {
-	const struct option_def *def;
-	const char *arg;	/* "name=value", as given */
-	const char *value;
+static const struct option_set pair_options = {
+	.defs = option_defs,
+	.n = ARRAY_SIZE(option_defs),
+	.names = "options: wiring, wiring_a, wiring_b, rs485, rs485_a, "
+		 "rs485_b, baud_emulation, strict, noise_ppm, noise_seed",
+	.what = "pair",
 };
 
-/*
- * parse_settings() - OPTION=VALUE arguments into @out (as many as @args);
- * an unknown option or an argument without '=' is a usage error, found
- * before anything is written
+/* OPTION.K: K, a port number up to @max; a usage error otherwise */
+static int setting_port(const struct option_set *os, const char *arg,
+			const struct option_def *def, const char *dot,
+			const char *eq)
+{
+	size_t d = eq - dot - 1;
+	char num[8];
+
+	if (!def->per_port || !d || d >= sizeof(num))
+		usage_error("'%s': %s", arg, def->per_port ?
+			    "a port number goes after the '.'" :
+			    os->max_port ? "a setting of the whole bus takes no port number" :
+			    "this setting takes no port number");
+	memcpy(num, dot + 1, d);
+	num[d] = '\0';
+	if (!valid_u64(num, os->max_port))
+		usage_error("'%s': the port number is 0 to %d", arg, os->max_port);
+	return atoi(num);
+}
+
+/**
+ * parse_settings() - OPTION=VALUE arguments into @out (as many as @args)
+ * @os: the options there are
+ * @args: the arguments
+ * @n: how many
+ * @out: the settings
+ *
+ * OPTION.K=VALUE names port K for an option that is per port. An unknown
+ * option, a misplaced port number or an argument without '=' is a usage
+ * error, found before anything is written.
  */
-static void parse_settings(char **args, int n, struct setting *out)
+void parse_settings(const struct option_set *os, char **args, int n,
+		    struct setting *out)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const char *eq = strchr(args[i], '=');
-		size_t k;
+		const char *eq = strchr(args[i], '='), *dot;
+		size_t k, len;
 
 		if (!eq)
 			usage_error("'%s' is not OPTION=VALUE", args[i]);
-		for (k = 0; k < NR_OPTIONS; k++)
-			if (strlen(option_defs[k].name) == (size_t)(eq - args[i]) &&
-			    !strncmp(option_defs[k].name, args[i], eq - args[i]))
+		dot = memchr(args[i], '.', eq - args[i]);
+		len = (dot ? dot : eq) - args[i];
+		for (k = 0; k < os->n; k++)
+			if (strlen(os->defs[k].name) == len &&
+			    !strncmp(os->defs[k].name, args[i], len))
 				break;
-		if (k == NR_OPTIONS)
+		if (k == os->n)
 			usage_error("unknown option '%.*s' in '%s' (%s)",
-				    (int)(eq - args[i]), args[i], args[i],
-				    OPTION_NAMES);
-		out[i].def = &option_defs[k];
+				    (int)len, args[i], args[i], os->names);
+		out[i].def = &os->defs[k];
 		out[i].arg = args[i];
 		out[i].value = eq + 1;
+		out[i].port = dot ? setting_port(os, args[i], out[i].def, dot, eq) : -1;
 	}
 }
 
-static void refused_msg(const struct setting *s, int err)
+/* refused_msg() - why the setting @s was refused with @err */
+void refused_msg(const struct setting *s, int err)
 {
 	if (err == EINVAL)
 		msg("'%s' refused: %s (%s)", s->arg, strerror(err), s->def->hint);
@@ -521,8 +543,27 @@ static void refused_msg(const struct setting *s, int err)
 		msg("'%s' refused: %s", s->arg, strerror(err));
 }
 
+/* refused_status() - refused_msg(), and the exit status for @err */
+int refused_status(const struct setting *s, int err)
+{
+	int ret = errno_status(err);
+
+	refused_msg(s, err);
+	/* not "no such pair" or "exists": the pair or bus was there */
+	return ret == EXIT_NO_PAIR || ret == EXIT_EXISTS ? EXIT_REFUSED : ret;
+}
+
+/* applied_before() - say that the @i settings before a refused one stay */
+void applied_before(const struct setting *s, int i)
+{
+	if (i == 1)
+		msg("'%s', given before it, stays applied", s[0].arg);
+	else if (i > 1)
+		msg("the %d settings given before it stay applied", i);
+}
+
 /* check_settings() - refuse (status 1) a value the module would refuse */
-static void check_settings(const struct setting *s, int n)
+void check_settings(const struct setting *s, int n)
 {
 	int i;
 
@@ -532,6 +573,70 @@ static void check_settings(const struct setting *s, int n)
 			exit(EXIT_REFUSED);
 		}
 	}
+}
+
+/* check_new_name() - refuse (status 1) a name configfs would refuse */
+void check_new_name(const char *name)
+{
+	if (!valid_name(name))
+		die(EXIT_REFUSED,
+		    "'%s' refused: %s (a name is 1 to 32 letters, digits, '.', '_' or '-', not starting with '.' or '-')",
+		    name, strerror(EINVAL));
+}
+
+/* create_failed() - exit for @err of mkdir() of the pair or bus @name */
+void create_failed(const char *name, int err)
+{
+	switch (err) {
+	case EEXIST:
+		die(EXIT_EXISTS, "a pair or bus named '%s' already exists", name);
+	case EACCES:
+	case EPERM:
+		die(EXIT_PERM,
+		    "cannot create '%s': %s (run as root: configfs is root-only)",
+		    name, strerror(err));
+	case EINVAL:
+		die(EXIT_REFUSED, "'%s' refused: %s", name, strerror(err));
+	default:
+		die(errno_status(err), "cannot create '%s': %s", name,
+		    strerror(err));
+	}
+}
+
+/*
+ * remove_dir() - rmdir @p, the directory of the pair or bus @name; false if
+ * there is none, exits on any other error
+ */
+bool remove_dir(const char *p, const char *name)
+{
+	if (!rmdir(p))
+		return true;
+	switch (errno) {
+	case ENOENT:
+		return false;
+	case EACCES:
+	case EPERM:
+		die(EXIT_PERM,
+		    "cannot delete '%s': %s (run as root: configfs is root-only)",
+		    name, strerror(errno));
+	default:
+		die(errno_status(errno), "cannot delete '%s': %s", name,
+		    strerror(errno));
+	}
+}
+
+/*
+ * undo_create() - remove @p, the half-made pair or bus (@os->what) @name,
+ * whose settings were refused; @del is the command that deletes it
+ */
+void undo_create(const struct option_set *os, const char *p, const char *name,
+		 const char *del)
+{
+	if (rmdir(p))
+		msg("could not remove the half-made %s '%s': %s (try: %s %s %s)",
+		    os->what, name, strerror(errno), PROG, del, name);
+	else
+		msg("%s '%s' not created", os->what, name);
 }
 
 /* Where the settings of a pair are written */
@@ -817,8 +922,10 @@ static void json_end(const struct end_info *e)
 	       e->discarded, e->injected);
 }
 
-static void json_pair(const struct pair_info *pi)
+static void json_pair(const void *item)
 {
+	const struct pair_info *pi = item;
+
 	printf("{\"index\":%u,\"name\":", pi->index);
 	if (pi->name[0])
 		json_string(pi->name);
@@ -833,6 +940,27 @@ static void json_pair(const struct pair_info *pi)
 	       pi->strict ? "true" : "false");
 	printf("\"noise_ppm\":%llu,\"noise_seed\":%llu}", pi->noise_ppm,
 	       pi->noise_seed);
+}
+
+/**
+ * json_list() - {"@key":[...]}, one item of @items a line
+ * @key: the name of the list
+ * @items: @n items of @size bytes
+ * @n: how many
+ * @size: the size of one
+ * @one: prints one item as a JSON object
+ */
+void json_list(const char *key, const void *items, size_t n, size_t size,
+	       void (*one)(const void *item))
+{
+	size_t i;
+
+	printf("{\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n  " : "\n  ", stdout);
+		one((const char *)items + i * size);
+	}
+	fputs(n ? "\n]}\n" : "]}\n", stdout);
 }
 
 void cell(struct table *t, int col, const char *fmt, ...)
@@ -919,12 +1047,7 @@ static int cmd_list(bool json)
 	check_loaded(false);
 	pairs = read_pairs(&n);
 	if (json) {
-		fputs("{\"pairs\":[", stdout);
-		for (i = 0; i < n; i++) {
-			fputs(i ? ",\n  " : "\n  ", stdout);
-			json_pair(&pairs[i]);
-		}
-		fputs(n ? "\n]}\n" : "]}\n", stdout);
+		json_list("pairs", pairs, n, sizeof(*pairs), json_pair);
 		free(pairs);
 		return 0;
 	}
@@ -992,49 +1115,30 @@ static int cmd_create(const char *name, char **args, int nargs)
 
 	if (!s)
 		die(EXIT_REFUSED, "out of memory");
-	parse_settings(args, nargs, s);
+	parse_settings(&pair_options, args, nargs, s);
 	check_loaded(true);
-	if (!valid_name(name))
-		die(EXIT_REFUSED,
-		    "'%s' refused: %s (a name is 1 to 32 letters, digits, '.', '_' or '-', not starting with '.' or '-')",
-		    name, strerror(EINVAL));
+	check_new_name(name);
 	check_settings(s, nargs);
 
 	mkpath(p, CFG_DIR "/%s", name);
 	if (mkdir(p, 0755)) {
 		err = errno;
-		switch (err) {
-		case EEXIST:
-			die(EXIT_EXISTS, "a pair named '%s' already exists", name);
-		case ENOSPC:
+		if (err == ENOSPC) {
 			mkpath(p, MOD_DIR "/parameters/max_pairs");
 			if (read_attr(p, limit, sizeof(limit)))
 				snprintf(limit, sizeof(limit), "?");
 			die(EXIT_REFUSED,
 			    "cannot create '%s': %s (max_pairs=%s pairs exist)",
 			    name, strerror(err), limit);
-		case EACCES:
-		case EPERM:
-			die(EXIT_PERM,
-			    "cannot create '%s': %s (run as root: configfs is root-only)",
-			    name, strerror(err));
-		case EINVAL:
-			die(EXIT_REFUSED, "'%s' refused: %s", name, strerror(err));
-		default:
-			die(errno_status(err), "cannot create '%s': %s", name,
-			    strerror(err));
 		}
+		create_failed(name, err);
 	}
 
 	snprintf(t.name, sizeof(t.name), "%s", name);
 	i = apply_settings(&t, s, nargs, &err);
 	ret = 0;
 	if (i < nargs) {
-		refused_msg(&s[i], err);
-		ret = errno_status(err);
-		/* not "no such pair": the pair was there */
-		if (ret == EXIT_NO_PAIR || ret == EXIT_EXISTS)
-			ret = EXIT_REFUSED;
+		ret = refused_status(&s[i], err);
 	} else {
 		mkpath(p, CFG_DIR "/%s/device_a", name);
 		err = -read_attr(p, a, sizeof(a));
@@ -1049,11 +1153,7 @@ static int cmd_create(const char *name, char **args, int nargs)
 	}
 	if (ret) {
 		mkpath(p, CFG_DIR "/%s", name);
-		if (rmdir(p))
-			msg("could not remove the half-made pair '%s': %s (try: %s delete %s)",
-			    name, strerror(errno), PROG, name);
-		else
-			msg("pair '%s' not created", name);
+		undo_create(&pair_options, p, name, "delete");
 		free(s);
 		return ret;
 	}
@@ -1068,20 +1168,7 @@ static bool delete_named(const char *name)
 	char p[PATH_MAX];
 
 	mkpath(p, CFG_DIR "/%s", name);
-	if (!rmdir(p))
-		return true;
-	switch (errno) {
-	case ENOENT:
-		return false;
-	case EACCES:
-	case EPERM:
-		die(EXIT_PERM,
-		    "cannot delete '%s': %s (run as root: configfs is root-only)",
-		    name, strerror(errno));
-	default:
-		die(errno_status(errno), "cannot delete '%s': %s", name,
-		    strerror(errno));
-	}
+	return remove_dir(p, name);
 }
 
 static int cmd_delete(const char *name)
@@ -1112,7 +1199,7 @@ static int cmd_set(const char *arg, char **args, int nargs)
 
 	if (!s)
 		die(EXIT_REFUSED, "out of memory");
-	parse_settings(args, nargs, s);
+	parse_settings(&pair_options, args, nargs, s);
 	check_loaded(false);
 	check_settings(s, nargs);
 
@@ -1134,13 +1221,10 @@ static int cmd_set(const char *arg, char **args, int nargs)
 	if (i < nargs) {
 		if (err == ENOENT)	/* removed meanwhile */
 			no_pair(arg);
-		refused_msg(&s[i], err);
-		if (i == 1)
-			msg("'%s', given before it, stays applied", s[0].arg);
-		else if (i > 1)
-			msg("the %d settings given before it stay applied", i);
+		err = refused_status(&s[i], err);
+		applied_before(s, i);
 		free(s);
-		return errno_status(err);
+		return err;
 	}
 	free(s);
 	return 0;

@@ -55,8 +55,47 @@ bool valid_ppm(const char *s);
 bool valid_seed(const char *s);
 bool valid_rs485(const char *s);
 
+/* settings: OPTION=VALUE, or OPTION.K=VALUE for port K of a bus */
+struct option_def {
+	const char *name;
+	const char *hint;			/* the values there are */
+	bool (*valid)(const char *value);
+	bool per_port;				/* a bus port's: all, or ".K" */
+};
+
+struct option_set {
+	const struct option_def *defs;
+	size_t n;
+	const char *names;	/* "options: ..." for a usage error */
+	const char *what;	/* "pair" or "bus" */
+	int max_port;		/* the highest K of OPTION.K */
+};
+
+struct setting {
+	const struct option_def *def;
+	const char *arg;	/* as given */
+	const char *value;
+	int port;		/* K of OPTION.K; -1 for all */
+};
+
+void parse_settings(const struct option_set *os, char **args, int n,
+		    struct setting *out);
+void check_settings(const struct setting *s, int n);
+void refused_msg(const struct setting *s, int err);
+int refused_status(const struct setting *s, int err);
+void applied_before(const struct setting *s, int i);
+
+/* the configfs directory of a pair or bus */
+void check_new_name(const char *name);
+void __noreturn create_failed(const char *name, int err);
+void undo_create(const struct option_set *os, const char *p, const char *name,
+		 const char *del);
+bool remove_dir(const char *p, const char *name);
+
 /* output */
 void json_string(const char *s);
+void json_list(const char *key, const void *items, size_t n, size_t size,
+	       void (*one)(const void *item));
 
 /* A text table: columns padded to their widest cell, numbers to the right */
 #define MAX_COLS	16

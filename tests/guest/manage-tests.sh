@@ -282,44 +282,38 @@ mgmt_slab() {
 	awk '$1 ~ /^kmalloc-(1k|2k|4k|8k)$/ { n += $2 } END { print n }' /proc/slabinfo
 }
 
-t_configfs_churn() {
+# mgmt_churn WHAT WARMUP...: ttypair-test --churn or --bus-churn (WHAT)
+# 1000 times, every tenth with a device held open across its removal; the
+# kmalloc objects in use before (after WARMUP, the first of its kind made
+# and removed) and after, with udev settled and the caches dropped. 100 of
+# them were removed while open: leaking those alone is 200 objects.
+mgmt_churn() {
+	_what=$1
+	shift
 	mgmt_load pairs=0 || return 1
-	mkdir "$CFG/warm" && rmdir "$CFG/warm"
+	sh -c "$*"
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	base=$(mgmt_slab)
-	# every tenth with a descriptor held open across its removal
-	mgmt_bounded 600 "$T/ttypair-test" --churn 1000 || return 1
+	mgmt_bounded 600 "$T/ttypair-test" "--$_what" 1000 || return 1
 	udevadm settle 2>/dev/null
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	sleep 1
 	now=$(mgmt_slab)
-	echo "kmalloc objects in use: $base before, $now after 1000 pairs"
-	# 100 pairs were removed while open: leaking those alone is 200 objects
+	echo "kmalloc objects in use: $base before, $now after 1000 ($_what)"
 	[ "$now" -le $((base + 50)) ] || { echo "memory grew by $((now - base)) objects"; return 1; }
 	rmmod ttypair || return 1
 }
+
+t_configfs_churn() {
+	mgmt_churn churn "mkdir $CFG/warm && rmdir $CFG/warm"
+}
 step configfs_churn_1000_pairs t_configfs_churn
 
-# The same for buses: 2 to 5 ports each and one of 32 every 50th, every
-# tenth with a port open across its removal
+# The same for buses: 2 to 5 ports each and one of 32 every 50th
 t_bus_churn() {
-	mgmt_load pairs=0 || return 1
-	mkdir "$CFG/buses/warm" && echo 2 > "$CFG/buses/warm/ports" && rmdir "$CFG/buses/warm"
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	base=$(mgmt_slab)
-	mgmt_bounded 600 "$T/ttypair-test" --bus-churn 1000 || return 1
-	udevadm settle 2>/dev/null
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	sleep 1
-	now=$(mgmt_slab)
-	echo "kmalloc objects in use: $base before, $now after 1000 buses"
-	# 100 buses were removed while open: leaking those alone is 200 ports
-	[ "$now" -le $((base + 50)) ] || { echo "memory grew by $((now - base)) objects"; return 1; }
-	rmmod ttypair || return 1
+	mgmt_churn bus-churn "mkdir $CFG/buses/warm && echo 2 > $CFG/buses/warm/ports && rmdir $CFG/buses/warm"
 }
 step configfs_churn_1000_buses t_bus_churn
 

@@ -86,8 +86,6 @@ uint32_t rnd(uint64_t *state);
  */
 extern const struct test data_tests[], modem_tests[], line_tests[],
 	hardening_tests[], rs485_tests[], bus_tests[];
-/* ttypair-test --bus-churn N: make and remove N buses (bus-tests.c) */
-int bus_churn(int n);
 
 /*
  * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).

@@ -11,6 +11,7 @@
  *   ttypair-test --churn N             create and remove N pairs in configfs,
  *                                      every tenth with its A end held open
  *                                      across the removal
+ *   ttypair-test --bus-churn N         the same with N buses of 2 to 32 ports
  *   ttypair-test --race SECONDS        remove a pair from two threads while two
  *                                      others open, use and close its ends
  */
@@ -778,32 +779,44 @@ static int run(const struct test *t)
 	return 1;
 }
 
-/* System calls, not a shell loop: 1000 pairs in seconds, even under TCG */
-static int churn(int n)
+/*
+ * Make and remove N pairs (or buses) in configfs with system calls, not a
+ * shell loop: 1000 in seconds, even under TCG. Every tenth has its first
+ * device held open across its removal; a bus has 2 to 5 ports, and 32
+ * every 50th.
+ */
+static int churn(int n, int bus)
 {
 	const char *cfg = "/sys/kernel/config/ttypair";
-	char dir[128], file[160], dev[64], path[96];
-	int i, fd, held;
-	ssize_t r;
+	char dir[128], file[160], val[16], dev[64], path[96];
+	int i, ret, held, ports;
 
 	for (i = 0; i < n; i++) {
-		snprintf(dir, sizeof(dir), "%s/churn%d", cfg, i);
+		snprintf(dir, sizeof(dir), "%s%s/churn%d", cfg,
+			 bus ? "/buses" : "", i);
 		if (mkdir(dir, 0755)) {
 			printf("mkdir %s: %s\n", dir, strerror(errno));
 			return 1;
 		}
+		if (bus) {
+			ports = i % 50 ? 2 + i % 4 : 32;
+			snprintf(file, sizeof(file), "%s/ports", dir);
+			snprintf(val, sizeof(val), "%d", ports);
+			if (file_write(file, val)) {
+				printf("%s=%s refused\n", file, val);
+				return 1;
+			}
+		}
 		held = -1;
 		if (i % 10 == 0) {
-			snprintf(file, sizeof(file), "%s/device_a", dir);
-			fd = open(file, O_RDONLY);
-			r = fd < 0 ? -1 : read(fd, dev, sizeof(dev) - 1);
-			if (fd >= 0)
-				close(fd);
-			if (r <= 1) {
+			snprintf(file, sizeof(file), "%s/%s", dir,
+				 bus ? "devices" : "device_a");
+			ret = file_read(file, dev, sizeof(dev));
+			dev[strcspn(dev, "\n")] = 0;
+			if (ret || !dev[0]) {
 				printf("reading %s failed\n", file);
 				return 1;
 			}
-			dev[r - 1] = 0;
 			snprintf(path, sizeof(path), "/dev/%s", dev);
 			held = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
 			if (held < 0) {
@@ -818,8 +831,8 @@ static int churn(int n)
 		if (held >= 0)
 			close(held);
 	}
-	printf("%d pairs created and removed, %d of them open at removal\n",
-	       n, (n + 9) / 10);
+	printf("%d %s created and removed, %d of them with a device open at removal\n",
+	       n, bus ? "buses" : "pairs", (n + 9) / 10);
 	return 0;
 }
 
@@ -969,9 +982,9 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--hold"))
 		return hold(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "--churn"))
-		return churn(atoi(argv[2]));
+		return churn(atoi(argv[2]), 0);
 	if (argc > 2 && !strcmp(argv[1], "--bus-churn"))
-		return bus_churn(atoi(argv[2]));
+		return churn(atoi(argv[2]), 1);
 	if (argc > 2 && !strcmp(argv[1], "--race"))
 		return race(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {
