@@ -64,9 +64,9 @@ modules:
 
 utils: utils/ttypairctl
 
-TTYPAIRCTL_SRC := utils/ttypairctl.c utils/ttypairctl-bus.c
+TTYPAIRCTL_SRC := utils/ttypairctl.c utils/ttypairctl-bus.c utils/ttypairctl-session.c
 
-utils/ttypairctl: $(TTYPAIRCTL_SRC) utils/ttypairctl.h dkms.conf
+utils/ttypairctl: $(TTYPAIRCTL_SRC) utils/ttypairctl.h include/uapi/ttypair.h dkms.conf
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DTTYPAIR_VERSION='"$(VERSION)"' \
 		-o $@ $(TTYPAIRCTL_SRC) $(LDFLAGS)
 

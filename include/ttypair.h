@@ -11,6 +11,8 @@
 
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/poll.h>
 #include <linux/prandom.h>
 #include <linux/serial.h>
 #include <linux/spinlock.h>
@@ -18,12 +20,15 @@
 #include <linux/tty_driver.h>
 #include <linux/tty_flip.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
 #include "uapi/ttypair.h"
 
 /* Hard limit of pairs: the number of lines each tty driver is created with. */
 #define TTYPAIR_MAX_PAIRS	1024
+/* Sessions (/dev/ttypair-session) one user may have: max_sessions_per_user */
+#define TTYPAIR_DEFAULT_SESSIONS_PER_USER	32
 /* Pairs created at load time when the pairs= parameter is not given. */
 #define TTYPAIR_DEFAULT_PAIRS	4
 /* write_room() of an end whose peer is closed: written bytes are dropped. */
@@ -342,7 +347,10 @@ struct ttypair_settings {
  * @has_index: @index is allocated in the registry (until the pair is freed)
  * @bus: this is a bus of ports, not a pair
  * @name: the name of a pair or bus made in configfs; empty for the pairs
- *	made at load time (pairs=)
+ *	made at load time (pairs=) and for sessions
+ * @session: the pair of a session (/dev/ttypair-session), removed when
+ *	its file is closed
+ * @owner: the user who opened that session
  * @dead: removed: opens fail; under @lock
  * @baud_emulation: bytes leave at the sender's line rate
  * @strict: mismatched line settings produce framing and parity errors
@@ -354,6 +362,7 @@ struct ttypair_settings {
  * @first_line: buses: the line of port 0; the ports' lines follow on
  * @nr_ports: how many of @ports exist: 2 for a pair; 0 for a bus until
  *	its ports are made, then fixed (written before any port is visible)
+ * @monitors: the monitors attached (monitor.c); under @lock
  * @ports: the ports: a pair's A and B end, or a bus's ports in order
  *
  * The ports are allocated one by one: a tty_port ends in a flexible array
@@ -368,6 +377,8 @@ struct ttypair_pair {
 	bool has_index;
 	bool bus;
 	char name[TTYPAIR_PAIR_NAME_MAX + 1];
+	bool session;
+	kuid_t owner;
 	bool dead;
 	bool baud_emulation;
 	bool strict;
@@ -377,6 +388,7 @@ struct ttypair_pair {
 	struct rnd_state noise_state;
 	unsigned int first_line;
 	unsigned int nr_ports;
+	struct list_head monitors;
 	struct ttypair_port *ports[];
 };
 
@@ -412,6 +424,7 @@ static inline struct ttypair_port *ttypair_peer(struct ttypair_port *tp)
 extern struct ttypair_settings ttypair_defaults;
 extern unsigned int ttypair_max_pairs;
 extern unsigned int ttypair_max_bus_ports;
+extern unsigned int ttypair_max_sessions_per_user;
 
 /* device.c: the ttypair device bus, a device per pair or bus as parent */
 int ttypair_dev_register(void);
@@ -431,6 +444,7 @@ const char *ttypair_port_prefix(const struct ttypair_port *tp);
 struct ttypair_pair *ttypair_pair_new(int index, const char *name);
 int ttypair_pair_publish(struct ttypair_pair *pair);
 struct ttypair_pair *ttypair_pair_create(int index, const char *name);
+struct ttypair_pair *ttypair_session_pair_create(kuid_t owner);
 void ttypair_pair_destroy(struct ttypair_pair *pair);
 void ttypair_pair_destroy_all(void);
 struct ttypair_port *ttypair_port_lookup(enum ttypair_end_id id,
@@ -534,6 +548,28 @@ ssize_t ttypair_setting_show(struct ttypair_pair *pair,
 ssize_t ttypair_setting_store(struct ttypair_pair *pair,
 			      enum ttypair_setting which, const char *buf,
 			      size_t count);
+ssize_t ttypair_inject_show(struct ttypair_port *tp, char *buf);
+ssize_t ttypair_inject_store(struct ttypair_port *tp, const char *buf,
+			     size_t count);
+
+/* session.c: /dev/ttypair-session, a pair for each open file */
+int ttypair_session_register(void);
+void ttypair_session_unregister(void);
+
+/* monitor.c: records of what happens on a pair, for session files */
+struct ttypair_monitor;
+void __ttypair_mon_emit(struct ttypair_port *tp, u16 type, u8 flags,
+			u32 value, const void *data, size_t len);
+void ttypair_mon_event(struct ttypair_port *tp, u16 type, u32 value);
+void ttypair_mon_removed(struct ttypair_pair *pair);
+struct ttypair_monitor *ttypair_mon_attach(struct ttypair_port *tp,
+					   u32 buffer);
+void ttypair_mon_detach(struct ttypair_monitor *m);
+bool ttypair_mon_may_watch(struct ttypair_port *tp);
+ssize_t ttypair_mon_read(struct ttypair_monitor *m, char __user *buf,
+			 size_t count, bool nonblock);
+__poll_t ttypair_mon_poll(struct ttypair_monitor *m, struct file *file,
+			  poll_table *wait);
 
 /* configfs.c: named pairs made and removed at run time */
 int ttypair_configfs_register(void);
@@ -543,6 +579,25 @@ bool ttypair_cfg_name_ok(const char *name, const char *what);
 /* configfs_bus.c: named buses, in the configfs group "buses" */
 struct config_group;
 void ttypair_cfg_buses_init(struct config_group *parent);
+
+/**
+ * ttypair_mon_emit() - give a record to the monitors of @tp's pair, if any
+ * @tp: the end or port the record is about
+ * @type: enum ttypair_record_type
+ * @flags: TTYPAIR_REC_F_*
+ * @value: what @type says
+ * @data: payload
+ * @len: its length
+ *
+ * Context: the pair's lock held.
+ */
+static inline void ttypair_mon_emit(struct ttypair_port *tp, u16 type,
+				    u8 flags, u32 value, const void *data,
+				    size_t len)
+{
+	if (unlikely(!list_empty(&tp->pair->monitors)))
+		__ttypair_mon_emit(tp, type, flags, value, data, len);
+}
 
 /**
  * ttypair_inputs_notify() - act on changed inputs of an end

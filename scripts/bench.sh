@@ -39,6 +39,9 @@ icount)	ACCEL=tcg-icount
 	genv="$genv TTYPAIR_BENCH_SECTIONS='stream latency pairs'" ;;
 *)	die "BENCH_CLOCK is real (the default) or icount, not $CLOCK" ;;
 esac
+# TTYPAIR_BENCH_SECTIONS=... measures only those sections (tests/guest/bench-run.sh)
+[ -z "${TTYPAIR_BENCH_SECTIONS:-}" ] ||
+	genv="$genv TTYPAIR_BENCH_SECTIONS='$TTYPAIR_BENCH_SECTIONS'"
 W=$TTYPAIR_OUT/bench
 ROOT=$W/root
 TTYPAIR_RESULTS=$W/results	# not the results of the last make check

@@ -113,6 +113,23 @@ static speed_t ttypair_line_speed(struct tty_struct *tty, bool encode,
 	return out;
 }
 
+/* A monitor's record of an end's new line settings; lock held */
+static void ttypair_line_record(struct ttypair_port *tp)
+{
+	struct ttypair_record_line rl = {
+		.baud = tp->line.baud,
+		.ibaud = tp->line.ibaud,
+		.data_bits = tp->line.data_bits,
+		.parity = tp->line.parity,
+		.stop_bits = tp->line.stop_bits,
+		.flags = (tp->line.crtscts ? TTYPAIR_LINE_F_CRTSCTS : 0) |
+			 (tp->line.ixoff ? TTYPAIR_LINE_F_IXOFF : 0) |
+			 (tp->line.cread ? TTYPAIR_LINE_F_CREAD : 0),
+	};
+
+	ttypair_mon_emit(tp, TTYPAIR_REC_TERMIOS, 0, 0, &rl, sizeof(rl));
+}
+
 /**
  * ttypair_line_update() - take over the termios of an end
  * @tp: the end
@@ -140,6 +157,7 @@ void ttypair_line_update(struct ttypair_port *tp, struct tty_struct *tty,
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->line = line;
 	ttypair_tx_route(tp->pair);
+	ttypair_line_record(tp);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
 	tty_port_set_check_carrier(&tp->port, !C_CLOCAL(tty));
@@ -176,6 +194,8 @@ int ttypair_break(struct ttypair_port *tp, bool on)
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	was = tp->breaking;
 	tp->breaking = on;
+	if (on != was)
+		ttypair_mon_emit(tp, TTYPAIR_REC_BREAK, 0, on, NULL, 0);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 
 	if (on && !was) {

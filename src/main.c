@@ -33,6 +33,14 @@ module_param_named(max_bus_ports, ttypair_max_bus_ports, uint, 0444);
 MODULE_PARM_DESC(max_bus_ports, "Most ports that the buses may have together (default and at most "
 		 __stringify(TTYPAIR_MAX_BUS_PORTS) ")");
 
+unsigned int ttypair_max_sessions_per_user = TTYPAIR_DEFAULT_SESSIONS_PER_USER;
+module_param_named(max_sessions_per_user, ttypair_max_sessions_per_user, uint,
+		   0444);
+MODULE_PARM_DESC(max_sessions_per_user, "Most session pairs (/dev/" TTYPAIR_SESSION_DEVICE
+		 ") one user may have at once (default "
+		 __stringify(TTYPAIR_DEFAULT_SESSIONS_PER_USER) ", 0 to "
+		 __stringify(TTYPAIR_MAX_PAIRS) ", 0: none)");
+
 /* The settings new pairs start with */
 struct ttypair_settings ttypair_defaults = {
 	.wiring = TTYPAIR_NULL_MODEM_WIRING,
@@ -108,6 +116,12 @@ static int __init ttypair_init(void)
 		return -EINVAL;
 	}
 
+	if (ttypair_max_sessions_per_user > TTYPAIR_MAX_PAIRS) {
+		pr_err("max_sessions_per_user=%u is invalid: expected a number from 0 to %d\n",
+		       ttypair_max_sessions_per_user, TTYPAIR_MAX_PAIRS);
+		return -EINVAL;
+	}
+
 	ttypair_rx_ops_init();
 	ret = ttypair_dev_register();
 	if (ret)
@@ -136,6 +150,10 @@ static int __init ttypair_init(void)
 		goto error_destroy_pairs;
 
 	/* From here on nothing fails the load. */
+	ret = ttypair_session_register();
+	if (ret)
+		pr_err("registering /dev/%s failed (%d): sessions are not available\n",
+		       TTYPAIR_SESSION_DEVICE, ret);
 	for (i = 0; i < pairs; i++) {
 		ret = ttypair_pair_publish(new[i]);
 		if (ret)
@@ -163,6 +181,7 @@ error_unregister_bus:
 
 static void __exit ttypair_exit(void)
 {
+	ttypair_session_unregister();
 	ttypair_configfs_unregister();
 	ttypair_pair_destroy_all();
 	ttypair_tty_unregister();

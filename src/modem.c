@@ -311,11 +311,14 @@ void ttypair_modem_set(struct ttypair_port *tp, unsigned int clear,
 	const unsigned int outputs = TIOCM_RTS | TIOCM_DTR | TIOCM_OUT1 |
 				     TIOCM_OUT2;
 	struct ttypair_port *peer = ttypair_peer(tp);
+	unsigned int changed, old;
 	unsigned long flags;
-	unsigned int changed;
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
+	old = tp->mctrl;
 	tp->mctrl = (tp->mctrl & ~clear) | (set & outputs);
+	if (tp->mctrl != old)
+		ttypair_mon_emit(tp, TTYPAIR_REC_MODEM, 0, tp->mctrl, NULL, 0);
 	changed = peer ? ttypair_inputs_refresh(peer) : 0;
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 

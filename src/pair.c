@@ -187,6 +187,7 @@ static struct ttypair_pair *ttypair_pair_alloc(bool bus)
 
 	kref_init(&pair->kref);
 	spin_lock_init(&pair->lock);
+	INIT_LIST_HEAD(&pair->monitors);
 	pair->bus = bus;
 	pair->baud_emulation = ttypair_defaults.baud_emulation;
 	pair->strict = ttypair_defaults.strict;
@@ -263,21 +264,25 @@ static void ttypair_pair_remove_devices(struct ttypair_pair *pair)
 	ttypair_dev_remove(pair);
 }
 
-/**
- * ttypair_pair_new() - make a pair and give it an index, without devices
- * @index: line number for both ends, or -1 for the lowest free one
- * @name: the pair's name (configfs), or NULL for a pair of the pairs=
- *	parameter
- *
- * Nothing is visible yet: ttypair_pair_publish() registers the devices.
- *
- * Return: the pair, holding the registry's reference (dropped by
- * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken
- * (also by a removed pair that is still open), -ENOSPC if max_pairs pairs
- * exist or no index is free, -EINVAL for an @index out of range, -EEXIST
- * if a bus has @name.
+/* How many registered pairs are sessions of @owner; registry lock held */
+static unsigned int ttypair_sessions_of(kuid_t owner)
+{
+	struct ttypair_pair *pair;
+	unsigned int n = 0;
+	int id;
+
+	lockdep_assert_held(&ttypair_registry_lock);
+	idr_for_each_entry(&ttypair_pairs, pair, id)
+		n += pair->session && uid_eq(pair->owner, owner);
+	return n;
+}
+
+/*
+ * A new pair with an index: see ttypair_pair_new(); for a session of
+ * @owner when @owner is not NULL, counted against max_sessions_per_user.
  */
-struct ttypair_pair *ttypair_pair_new(int index, const char *name)
+static struct ttypair_pair *__ttypair_pair_new(int index, const char *name,
+					       const kuid_t *owner)
 {
 	struct ttypair_pair *pair;
 	int ret;
@@ -290,10 +295,17 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 		return pair;
 	if (name)
 		strscpy(pair->name, name, sizeof(pair->name));
+	if (owner) {
+		pair->session = true;
+		pair->owner = *owner;
+	}
 
 	mutex_lock(&ttypair_registry_lock);
 	if (name && ttypair_name_taken(name))
 		ret = -EEXIST;
+	else if (owner && ttypair_sessions_of(*owner) >=
+		 ttypair_max_sessions_per_user)
+		ret = -EDQUOT;
 	else if (ttypair_nr_pairs >= ttypair_max_pairs)
 		ret = -ENOSPC;
 	else if (index < 0)
@@ -317,6 +329,48 @@ struct ttypair_pair *ttypair_pair_new(int index, const char *name)
 		return ERR_PTR(ret);
 	}
 	return pair;
+}
+
+/**
+ * ttypair_pair_new() - make a pair and give it an index, without devices
+ * @index: line number for both ends, or -1 for the lowest free one
+ * @name: the pair's name (configfs), or NULL for a pair of the pairs=
+ *	parameter
+ *
+ * Nothing is visible yet: ttypair_pair_publish() registers the devices.
+ *
+ * Return: the pair, holding the registry's reference (dropped by
+ * ttypair_pair_destroy()), or an ERR_PTR(): -EBUSY if @index is taken
+ * (also by a removed pair that is still open), -ENOSPC if max_pairs pairs
+ * exist or no index is free, -EINVAL for an @index out of range, -EEXIST
+ * if a bus has @name.
+ */
+struct ttypair_pair *ttypair_pair_new(int index, const char *name)
+{
+	return __ttypair_pair_new(index, name, NULL);
+}
+
+/**
+ * ttypair_session_pair_create() - make a session's pair and its devices
+ * @owner: the user whose session it is
+ *
+ * The lowest free index, no name; counted against max_pairs, and against
+ * max_sessions_per_user among @owner's sessions.
+ *
+ * Return: the pair, holding the registry's reference (the session drops
+ * it with ttypair_pair_destroy()), or an ERR_PTR(): -EDQUOT if @owner has
+ * max_sessions_per_user sessions, -ENOSPC, -ENOMEM, or an error of the
+ * devices' registration.
+ */
+struct ttypair_pair *ttypair_session_pair_create(kuid_t owner)
+{
+	struct ttypair_pair *pair = __ttypair_pair_new(-1, NULL, &owner);
+	int ret;
+
+	if (IS_ERR(pair))
+		return pair;
+	ret = ttypair_pair_publish(pair);
+	return ret ? ERR_PTR(ret) : pair;
 }
 
 /**
@@ -517,6 +571,7 @@ void ttypair_pair_destroy(struct ttypair_pair *pair)
 
 	ttypair_pair_unlink(pair);
 	ttypair_pair_remove_devices(pair);
+	ttypair_mon_removed(pair);
 	for (i = 0; i < ttypair_nr_ports(pair); i++)
 		ttypair_modem_flush(pair->ports[i]);
 	ttypair_pair_put(pair);

@@ -156,6 +156,8 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 
 	if (dst->inject == TTYPAIR_INJECT_BREAK) {
 		ttypair_rx_break_char(dst);
+		ttypair_mon_emit(dst, TTYPAIR_REC_ERROR, 0, TTYPAIR_REC_ERR_BREAK,
+				 NULL, 0);
 		dst->inject = TTYPAIR_INJECT_NONE;
 		dst->stats.injected++;
 	}
@@ -188,8 +190,12 @@ static bool ttypair_rx_char(struct ttypair_port *src, struct ttypair_port *dst,
 	pair->noise_state = state;
 	if (dst->inject == TTYPAIR_INJECT_OVERRUN)
 		dst->icount.overrun++;
-	if (dst->inject != TTYPAIR_INJECT_NONE || noisy)
+	if (dst->inject != TTYPAIR_INJECT_NONE || noisy) {
 		dst->stats.injected++;
+		/* enum ttypair_inject's kinds are the records' numbers */
+		ttypair_mon_emit(dst, TTYPAIR_REC_ERROR, 0, noisy ?
+				 TTYPAIR_REC_ERR_NOISE : dst->inject, NULL, 0);
+	}
 	dst->inject = TTYPAIR_INJECT_NONE;
 	if (flag == TTY_FRAME)
 		dst->icount.frame++;

@@ -202,10 +202,15 @@ static ssize_t rs485_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(rs485);
 
-static ssize_t inject_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
+/**
+ * ttypair_inject_show() - an end's pending one-shot error, as text
+ * @tp: the end
+ * @buf: a page
+ *
+ * Return: the length of the text ("none" when nothing is pending).
+ */
+ssize_t ttypair_inject_show(struct ttypair_port *tp, char *buf)
 {
-	struct ttypair_port *tp = ttypair_dev_port(dev);
 	unsigned long flags;
 	u8 kind;
 
@@ -215,10 +220,18 @@ static ssize_t inject_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%s\n", ttypair_inject_name(kind));
 }
 
-static ssize_t inject_store(struct device *dev, struct device_attribute *attr,
-			    const char *buf, size_t count)
+/**
+ * ttypair_inject_store() - set or cancel an end's one-shot error
+ * @tp: the end
+ * @buf: "frame", "parity", "overrun", "break" or "none"
+ * @count: length of @buf
+ *
+ * Return: @count, -EINVAL for another word, -EBUSY when another kind is
+ * pending (nothing changed).
+ */
+ssize_t ttypair_inject_store(struct ttypair_port *tp, const char *buf,
+			     size_t count)
 {
-	struct ttypair_port *tp = ttypair_dev_port(dev);
 	enum ttypair_inject kind;
 	unsigned long flags;
 	int ret = 0;
@@ -234,6 +247,18 @@ static ssize_t inject_store(struct device *dev, struct device_attribute *attr,
 	ttypair_tx_route(tp->pair);
 	spin_unlock_irqrestore(&tp->pair->lock, flags);
 	return ret ?: count;
+}
+
+static ssize_t inject_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return ttypair_inject_show(ttypair_dev_port(dev), buf);
+}
+
+static ssize_t inject_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	return ttypair_inject_store(ttypair_dev_port(dev), buf, count);
 }
 static DEVICE_ATTR_RW(inject);
 
@@ -269,6 +294,17 @@ static ssize_t pair_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%s\n", ttypair_dev_port(dev)->pair->name);
 }
 static DEVICE_ATTR_RO(pair);
+
+/* How the pair was made: "static" (pairs=), "configfs", "session" */
+static ssize_t kind_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct ttypair_pair *pair = ttypair_dev_port(dev)->pair;
+
+	return sysfs_emit(buf, "%s\n", pair->session ? "session" :
+			  pair->name[0] ? "configfs" : "static");
+}
+static DEVICE_ATTR_RO(kind);
 
 static ssize_t end_show(struct device *dev, struct device_attribute *attr,
 			char *buf)
@@ -398,6 +434,7 @@ static DEVICE_ATTR_RW(drive);
 
 static struct attribute *ttypair_attrs[] = {
 	&dev_attr_pair.attr,
+	&dev_attr_kind.attr,
 	&dev_attr_end.attr,
 	&dev_attr_peer.attr,
 	&dev_attr_open.attr,

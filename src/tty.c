@@ -129,8 +129,10 @@ static void ttypair_hangup(struct tty_struct *tty)
 	spin_lock_irqsave(&tp->port.lock, flags);
 	owner = tp->port.tty == tty;
 	spin_unlock_irqrestore(&tp->port.lock, flags);
-	if (owner)
+	if (owner) {
+		ttypair_mon_event(tp, TTYPAIR_REC_HANGUP, 0);
 		tty_port_hangup(&tp->port);
+	}
 }
 
 static ssize_t ttypair_write(struct tty_struct *tty, const u8 *buf,

@@ -71,15 +71,21 @@ static size_t ttypair_tx_deliver(struct ttypair_port *src, const u8 *buf,
 	struct ttypair_port *dst = ttypair_peer(src);
 	size_t done;
 
-	if (!dst)
-		return ttypair_bus_deliver(src, buf, count);
+	if (!dst) {
+		done = ttypair_bus_deliver(src, buf, count);
+		ttypair_mon_emit(src, TTYPAIR_REC_DATA, 0, 0, buf, done);
+		return done;
+	}
 	if (!dst->active) {
 		src->stats.discarded += count;
 		src->icount.tx += count;
+		ttypair_mon_emit(src, TTYPAIR_REC_DATA, TTYPAIR_REC_F_DISCARDED,
+				 0, buf, count);
 		return count;
 	}
 	done = ttypair_rx_deliver(src, dst, buf, count);
 	ttypair_tx_sent(src, done);
+	ttypair_mon_emit(src, TTYPAIR_REC_DATA, 0, 0, buf, done);
 	return done;
 }
 
@@ -122,6 +128,7 @@ static void ttypair_tx_xchar(struct ttypair_port *src)
 			return;	/* the peer's receiver sends it when it has room */
 		ttypair_tx_sent(src, 1);
 	}
+	ttypair_mon_emit(src, TTYPAIR_REC_DATA, TTYPAIR_REC_F_XCHAR, 0, &ch, 1);
 	src->x_char = 0;
 }
 
@@ -246,11 +253,14 @@ static enum hrtimer_restart ttypair_txq_run(struct ttypair_port *src,
 		size_t done;
 
 		/* on a bus, characters with their time on the line collide */
-		if (paced && !ttypair_peer(src))
+		if (paced && !ttypair_peer(src)) {
 			done = ttypair_bus_deliver_paced(src, q->buf + off, n,
 							 q->next, char_ns);
-		else
+			ttypair_mon_emit(src, TTYPAIR_REC_DATA, 0, 0,
+					 q->buf + off, done);
+		} else {
 			done = ttypair_tx_deliver(src, q->buf + off, n);
+		}
 
 		q->tail += done;
 		due -= done;
@@ -376,6 +386,7 @@ size_t ttypair_xmit(struct ttypair_port *src, const u8 *buf, size_t count)
 		/* The path of most writes: see ttypair_tx_route(). */
 		done = ttypair_rx_copy(ttypair_peer(src), buf, count);
 		ttypair_tx_sent(src, done);
+		ttypair_mon_emit(src, TTYPAIR_REC_DATA, 0, 0, buf, done);
 		if (done < count)
 			done = ttypair_tx_rest(src, buf, done, count);
 	} else if (!src->active) {
@@ -583,6 +594,8 @@ void ttypair_set_active(struct ttypair_port *tp, bool active)
 
 	spin_lock_irqsave(&tp->pair->lock, flags);
 	tp->active = active;
+	ttypair_mon_emit(tp, active ? TTYPAIR_REC_OPEN : TTYPAIR_REC_CLOSE, 0,
+			 0, NULL, 0);
 	ttypair_tx_route(tp->pair);
 	if (active) {
 		tp->breaking = false;

@@ -52,7 +52,10 @@ t_dkms_package() {
 	bsdtar -xOf "$pkg" "usr/src/ttypair-$VER/dkms.conf" |
 		grep -qx "PACKAGE_VERSION=\"$VER\"" || return 1
 	info "$pkg" depend | grep -q headers && { echo "depends on kernel headers"; return 1; }
-	echo "ttypair-dkms: $(files "$pkg" | wc -l) files, depends on dkms, provides TTYPAIR-MODULE"
+	# Arch's serial group is uucp: it has no dialout
+	g=$(bsdtar -xOf "$pkg" usr/lib/udev/rules.d/60-ttypair.rules | grep -o 'GROUP="[^"]*"' | sort -u)
+	[ "$g" = 'GROUP="uucp"' ] || { echo "the udev rules set $g, expected uucp"; return 1; }
+	echo "ttypair-dkms: $(files "$pkg" | wc -l) files, depends on dkms, provides TTYPAIR-MODULE, session device group uucp"
 }
 t_check archlinux_dkms_package_contents t_dkms_package
 

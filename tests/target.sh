@@ -160,6 +160,7 @@ expected=$( (sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' "$TTYPAIR_SRC/tests/guest/g
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/enum-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/session-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
 		"$TTYPAIR_SRC/tests/guest/reliability-tests.sh"

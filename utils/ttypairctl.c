@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ttypairctl.h"
+#include "../include/uapi/ttypair.h"
 
 #ifndef TTYPAIR_VERSION
 #define TTYPAIR_VERSION "unknown"
@@ -89,6 +90,12 @@ static void print_help(void)
 	      "  stats PAIR [--json]         the counters of both ends of a pair\n"
 	      "  bus COMMAND ...             buses of ports on one RS-485 line:\n"
 	      "                              see '" PROG " bus --help'\n"
+	      "  run [OPTION=VALUE...] -- COMMAND [ARGUMENT...]\n"
+	      "                              run COMMAND with a pair of its own (in\n"
+	      "                              $TTYPAIR_A and $TTYPAIR_B), removed when it\n"
+	      "                              exits; no root needed (group dialout)\n"
+	      "  monitor PAIR [--hex|--ascii|--json] [--output FILE] [--duration S]\n"
+	      "                              show a pair's traffic live, timestamped\n"
 	      "\n"
 	      "PAIR is a pair's name, or one of its devices (ttyVPA0, /dev/ttyVPB0) for\n"
 	      "the pairs made at load time by the pairs= module parameter.\n"
@@ -108,7 +115,12 @@ static void print_help(void)
 	      "  noise_seed=N                seed of the noise, 0 to 18446744073709551615\n"
 	      "\n"
 	      "Options:\n"
-	      "  --json                      machine-readable output (list, stats)\n"
+	      "  --json                      machine-readable output (list, stats,\n"
+	      "                              monitor: a record a line)\n"
+	      "  --hex, --ascii              monitor's data: hexadecimal and text (the\n"
+	      "                              default), or text with escapes\n"
+	      "  --output FILE               monitor: write to FILE\n"
+	      "  --duration SECONDS          monitor: stop after that long\n"
 	      "  -h, --help                  show this help and exit\n"
 	      "  --version                   show the version and exit\n"
 	      "\n"
@@ -466,7 +478,7 @@ static const struct option_def option_defs[] = {
 	{ "noise_seed",		"0 to 18446744073709551615",	valid_seed,	false },
 };
 
-static const struct option_set pair_options = {
+const struct option_set pair_options = {
 	.defs = option_defs,
 	.n = ARRAY_SIZE(option_defs),
 	.names = "options: wiring, wiring_a, wiring_b, rs485, rs485_a, "
@@ -721,7 +733,8 @@ struct end_info {
 
 struct pair_info {
 	unsigned int index;
-	char name[NAME_MAX_LEN + 1];	/* empty: a static pair */
+	char name[NAME_MAX_LEN + 1];	/* empty: a static pair or a session */
+	bool session;			/* made by /dev/ttypair-session */
 	bool baud_emulation, strict;
 	unsigned long long noise_ppm, noise_seed;
 	struct end_info a, b;
@@ -765,7 +778,7 @@ static int read_end(unsigned int index, char end, struct end_info *e)
 
 static int read_pair(unsigned int index, struct pair_info *pi)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], kind[16];
 	unsigned long long v;
 	int ret;
 
@@ -775,6 +788,11 @@ static int read_pair(unsigned int index, struct pair_info *pi)
 	ret = read_attr(p, pi->name, sizeof(pi->name));
 	if (ret)
 		return ret;
+	mkpath(p, TTY_DIR "/ttyVPA%u/kind", index);
+	ret = read_attr(p, kind, sizeof(kind));
+	if (ret)
+		return ret;
+	pi->session = !strcmp(kind, "session");
 	mkpath(p, TTY_DIR "/ttyVPA%u/baud_emulation", index);
 	ret = read_u64(p, &v);
 	if (ret)
@@ -891,6 +909,25 @@ static void __noreturn no_pair(const char *arg)
 	die(EXIT_NO_PAIR, "no pair named '%s' (see: " PROG " list)", arg);
 }
 
+/**
+ * pair_index() - the index of the pair a name, device or number names
+ * @arg: a pair's name, one of its devices, or its index
+ *
+ * Exits with EXIT_NO_PAIR if there is none.
+ *
+ * Return: the index.
+ */
+unsigned int pair_index(const char *arg)
+{
+	struct pair_info pi;
+
+	if (find_pair(arg, &pi))
+		return pi.index;
+	if (valid_u64(arg, 0xffffffffULL))
+		return strtoul(arg, NULL, 10);
+	no_pair(arg);
+}
+
 /* --- output ----------------------------------------------------------------- */
 
 void json_string(const char *s)
@@ -931,7 +968,9 @@ static void json_pair(const void *item)
 		json_string(pi->name);
 	else
 		fputs("null", stdout);
-	printf(",\"static\":%s,\"a\":", pi->name[0] ? "false" : "true");
+	printf(",\"static\":%s,\"session\":%s,\"a\":",
+	       pi->name[0] || pi->session ? "false" : "true",
+	       pi->session ? "true" : "false");
 	json_end(&pi->a);
 	fputs(",\"b\":", stdout);
 	json_end(&pi->b);
@@ -1060,7 +1099,8 @@ static int cmd_list(bool json)
 
 		table_row(&t);
 		cell(&t, 0, "%u", pi->index);
-		cell(&t, 1, "%s", pi->name[0] ? pi->name : "-");
+		cell(&t, 1, "%s", pi->name[0] ? pi->name :
+		     pi->session ? "(session)" : "-");
 		cell(&t, 2, "%s", pi->baud_emulation ? "on" : "off");
 		cell(&t, 3, "%s", pi->strict ? "on" : "off");
 		cell(&t, 4, "%llu", pi->noise_ppm);
@@ -1181,6 +1221,10 @@ static int cmd_delete(const char *name)
 	/* a device of the pair, rather than its name */
 	if (device_index(name) < 0 || !find_pair(name, &pi))
 		no_pair(name);
+	if (pi.session)
+		die(EXIT_REFUSED,
+		    "%s belongs to pair %u, a session of /dev/" TTYPAIR_SESSION_DEVICE ": it goes when its owner closes it",
+		    name, pi.index);
 	if (!pi.name[0])
 		die(EXIT_REFUSED,
 		    "%s belongs to pair %u, made by the pairs= module parameter: it goes only with the module (modprobe -r ttypair)",
@@ -1242,9 +1286,12 @@ int main(int argc, char **argv)
 		die(EXIT_REFUSED, "out of memory");
 	if (env)
 		sysfs_root = env;
-	if (argc > 1 && !strcmp(argv[1], "bus")) {
+	if (argc > 1 && (!strcmp(argv[1], "bus") || !strcmp(argv[1], "run") ||
+			 !strcmp(argv[1], "monitor"))) {
 		free(pos);
-		ret = bus_main(argc - 1, argv + 1);
+		ret = !strcmp(argv[1], "bus") ? bus_main(argc - 1, argv + 1) :
+		      !strcmp(argv[1], "run") ? run_main(argc - 1, argv + 1) :
+		      monitor_main(argc - 1, argv + 1);
 		if (fflush(stdout) || ferror(stdout))
 			die(EXIT_REFUSED, "cannot write the output: %s", strerror(errno));
 		return ret;

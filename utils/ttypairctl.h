@@ -113,7 +113,14 @@ void __printf(3, 4) cell(struct table *t, int col, const char *fmt, ...);
 void table_row(struct table *t);
 void table_print(struct table *t);
 
+/* ttypairctl.c: the settings of a pair; the pair an argument names */
+extern const struct option_set pair_options;
+unsigned int pair_index(const char *arg);
+
 /* ttypairctl-bus.c: "ttypairctl bus ..." (argv[0] is "bus") */
 int bus_main(int argc, char **argv);
+/* ttypairctl-session.c: "ttypairctl run ..." and "ttypairctl monitor ..." */
+int run_main(int argc, char **argv);
+int monitor_main(int argc, char **argv);
 
 #endif

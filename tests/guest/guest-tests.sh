@@ -434,6 +434,8 @@ step module_reload_cycles t_reload
 . "$T/enum-tests.sh"
 # --- ttypairctl against the real module ----------------------------------
 . "$T/ttypairctl-test.sh"
+# --- the session device, as an ordinary user -----------------------------
+. "$T/session-tests.sh"
 # --- the README's blocks and the recipes of docs/recipes.md, run as written
 . "$T/recipes-test.sh"
 # --- stress, fuzzing and the integrity soak -------------------------------

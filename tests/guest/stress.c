@@ -54,6 +54,8 @@
 #include <unistd.h>
 #include <linux/serial.h>
 
+#include "../../include/uapi/ttypair.h"
+
 #define CFG	"/sys/kernel/config/ttypair"
 
 /* from <asm/termbits.h>, which does not mix with glibc's <termios.h> */
@@ -200,13 +202,13 @@ static void random_termios(uint64_t *s, struct termios *t, int raw)
 enum op {
 	OP_OPEN, OP_CLOSE, OP_READ, OP_WRITE, OP_POLL, OP_TIOCM, OP_TIOCMIWAIT,
 	OP_BREAK, OP_TCSETATTR, OP_TCFLUSH, OP_TCFLOW, OP_VHANGUP, OP_QUERY,
-	OP_ATTR, OP_CONFIGFS, OP_RMMOD, OP_RELOAD, NOPS
+	OP_ATTR, OP_CONFIGFS, OP_RMMOD, OP_RELOAD, OP_SESSION, NOPS
 };
 
 static const char *const op_name[NOPS] = {
 	"open", "close", "read", "write", "poll", "tiocm", "tiocmiwait",
 	"break", "tcsetattr", "tcflush", "tcflow", "vhangup", "query",
-	"attr", "configfs", "rmmod", "reload",
+	"attr", "configfs", "rmmod", "reload", "session",
 };
 
 static unsigned long op_count[NOPS], op_ok[NOPS];
@@ -525,6 +527,74 @@ static void *configfs_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Sessions of /dev/ttypair-session: made, monitored, their ends written
+ * and read, set, and closed in any order (the session first: its ends are
+ * hung up under the other threads' feet) while everything else runs
+ */
+static void *session_thread(void *arg)
+{
+	struct worker *w = arg;
+	struct ttypair_session_info info;
+	struct ttypair_attr_value v;
+	char path[64], buf[4096];
+	int sfd, a, b, k, ok, first;
+
+	while (!stop) {
+		w->last = OP_SESSION;
+		sfd = open("/dev/" TTYPAIR_SESSION_DEVICE, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (sfd < 0) {
+			counted(OP_SESSION, 0);
+			usleep(rn(&w->seed, 20000));
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		ok = !ioctl(sfd, TTYPAIR_IOC_INFO, &info);
+		counted(OP_SESSION, ok);
+		a = b = -1;
+		if (ok) {
+			snprintf(path, sizeof(path), "/dev/%s", info.device_a);
+			a = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+			snprintf(path, sizeof(path), "/dev/%s", info.device_b);
+			b = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		}
+		for (k = rn(&w->seed, 20); k > 0 && !stop; k--) {
+			switch (rn(&w->seed, 4)) {
+			case 0:
+				memset(&v, 0, sizeof(v));
+				v.attr = 1 + rn(&w->seed, 7);
+				v.end = rn(&w->seed, 2);
+				snprintf(v.value, sizeof(v.value), "%s",
+					 rn(&w->seed, 2) ? "1" : "0");
+				counted(OP_SESSION, !ioctl(sfd, TTYPAIR_IOC_SET_ATTR, &v));
+				break;
+			case 1:
+				counted(OP_SESSION, read(sfd, buf, sizeof(buf)) >= 0);
+				break;
+			default:
+				if (a >= 0)
+					counted(OP_WRITE, write(a, buf, 1 + rn(&w->seed, 512)) >= 0);
+				if (b >= 0)
+					counted(OP_READ, read(b, buf, sizeof(buf)) >= 0);
+				break;
+			}
+		}
+		first = rn(&w->seed, 2);
+		if (first)
+			close(sfd);
+		if (a >= 0)
+			close(a);
+		if (b >= 0)
+			close(b);
+		if (!first)
+			close(sfd);
+		usleep(rn(&w->seed, 5000));
+	}
+	w->done = 1;
+	return NULL;
+}
+
 static int reload_module(void)
 {
 	char arg[32];
@@ -566,9 +636,9 @@ static void *rmmod_thread(void *arg)
 
 static int stress(unsigned int seconds, uint64_t seed, unsigned int pairs)
 {
-	struct worker w[WORKERS + 3];
+	struct worker w[WORKERS + 4];
 	void *(*fn)(void *);
-	unsigned int i, k, nw = WORKERS + 3, stuck = 0;
+	unsigned int i, k, nw = WORKERS + 4, stuck = 0;
 	unsigned long total = 0;
 	double end, deadline;
 	char dir[64];
@@ -581,7 +651,8 @@ static int stress(unsigned int seconds, uint64_t seed, unsigned int pairs)
 		for (k = 0; k < SLOTS; k++)
 			w[i].fd[k] = -1;
 		fn = i < WORKERS ? worker : i == WORKERS ? waiter :
-		     i == WORKERS + 1 ? configfs_thread : rmmod_thread;
+		     i == WORKERS + 1 ? configfs_thread :
+		     i == WORKERS + 2 ? session_thread : rmmod_thread;
 		if (pthread_create(&w[i].th, NULL, fn, &w[i])) {
 			printf("pthread_create failed\n");
 			return 1;
@@ -642,8 +713,9 @@ static int stress(unsigned int seconds, uint64_t seed, unsigned int pairs)
 			printf("no %s was tried\n", op_name[i]);
 			return 1;
 		}
-	if (!op_ok[OP_OPEN] || !op_ok[OP_WRITE] || !op_ok[OP_TCSETATTR] || !op_ok[OP_CONFIGFS]) {
-		printf("opens, writes, tcsetattr or configfs never succeeded\n");
+	if (!op_ok[OP_OPEN] || !op_ok[OP_WRITE] || !op_ok[OP_TCSETATTR] || !op_ok[OP_CONFIGFS] ||
+	    !op_ok[OP_SESSION]) {
+		printf("opens, writes, tcsetattr, configfs or sessions never succeeded\n");
 		return 1;
 	}
 	if (op_ok[OP_RELOAD] != op_ok[OP_RMMOD]) {
@@ -847,6 +919,88 @@ static size_t fz_value(uint64_t *s, char *v, size_t cap)
 	}
 }
 
+/*
+ * The session device: files opened read-write (each a pair) or read-only,
+ * its ioctls with random and boundary arguments, reads of any size, and
+ * closes (a pair removed while its monitor and ends may be in use)
+ */
+static int fz_sess[3] = { -1, -1, -1 };
+static unsigned long fz_sessions;
+
+static __u32 fz_u32(uint64_t *s)
+{
+	static const __u32 edges[] = {
+		0, 1, 2, 3, 7, 8, 79, 80, 81, 255, 256, 1023, 1024, 4095, 4096,
+		4097, 65536, 4194304, 4194305, 0x7fffffffU, 0x80000000U, 0xffffffffU,
+	};
+
+	if (rn(s, 2))
+		return edges[rn(s, sizeof(edges) / sizeof(edges[0]))];
+	return (__u32)rnd64(s);
+}
+
+static int fz_session(uint64_t *s)
+{
+	int i = (int)rn(s, 3), fd = fz_sess[i];
+	char buf[8192];
+	union {
+		struct ttypair_session_info info;
+		struct ttypair_attr_value val;
+		struct ttypair_monitor_target mon;
+	} u;
+
+	if (fd < 0 || !rn(s, 16)) {
+		if (fd >= 0)
+			close(fd);
+		fd = open("/dev/" TTYPAIR_SESSION_DEVICE,
+			  (rn(s, 3) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
+		fz_sess[i] = fd;
+		fz_sessions++;
+		/* EDQUOT, ENOSPC: the limits; ENOENT: a module without it */
+		if (fd < 0 && errno != EDQUOT && errno != ENOSPC && errno != ENOENT) {
+			printf("open /dev/" TTYPAIR_SESSION_DEVICE ": %s\n", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	memset(&u, 0, sizeof(u));
+	errno = 0;
+	switch (rn(s, 7)) {
+	case 0:
+		u.info.size = fz_u32(s);
+		fz_count(ioctl(fd, TTYPAIR_IOC_INFO, rn(s, 4) ? (unsigned long)&u : fz_arg(s)));
+		break;
+	case 1:
+	case 2:
+		u.val.attr = rn(s, 3) ? 1 + rn(s, 7) : fz_u32(s);
+		u.val.end = rn(s, 3) ? rn(s, 2) : fz_u32(s);
+		fz_value(s, u.val.value, rn(s, 8) ? sizeof(u.val.value) - 1 :
+			 sizeof(u.val.value));
+		fz_count(ioctl(fd, rn(s, 2) ? TTYPAIR_IOC_SET_ATTR : TTYPAIR_IOC_GET_ATTR,
+			       rn(s, 6) ? (unsigned long)&u : fz_arg(s)));
+		break;
+	case 3:
+		u.mon.kind = rn(s, 3) ? rn(s, 3) : fz_u32(s);
+		u.mon.index = rn(s, 2) ? rn(s, 8) : fz_u32(s);
+		if (u.mon.kind == TTYPAIR_MONITOR_BUS_PORT && fz_bus_line >= 0 && rn(s, 2))
+			u.mon.index = fz_bus_line + rn(s, 3);
+		u.mon.buffer = rn(s, 2) ? 0 : fz_u32(s);
+		u.mon.reserved = rn(s, 8) ? 0 : fz_u32(s);
+		fz_count(ioctl(fd, TTYPAIR_IOC_MONITOR, rn(s, 6) ? (unsigned long)&u : fz_arg(s)));
+		break;
+	case 4:		/* any request of the session's magic */
+		fz_count(ioctl(fd, (rnd64(s) & 0xffff00ffUL) | (TTYPAIR_IOC_MAGIC << 8),
+			       fz_arg(s)));
+		break;
+	default:	/* the monitor: reads of any size, some into bad memory */
+		fz_count(rn(s, 4) ? read(fd, buf, rn(s, 2) ? fz_u32(s) % sizeof(buf) :
+					 sizeof(buf)) :
+			 syscall(SYS_read, fd, fz_arg(s), 1 + rn(s, 4096)));
+		break;
+	}
+	return 0;
+}
+
 static int fz_attrs(uint64_t *s, unsigned long *writes, unsigned long *refused)
 {
 	static struct fz_attrs a;
@@ -894,7 +1048,7 @@ static int fz_attrs(uint64_t *s, unsigned long *writes, unsigned long *refused)
 	for (i = 0; i < a.n; i++)
 		if (strcmp(before[i], after[i]) && !strstr(a.path[i], "/rx_") &&
 		    !strstr(a.path[i], "/tx_") && !strstr(a.path[i], "/discarded") &&
-		    !strstr(a.path[i], "/undriven") &&
+		    !strstr(a.path[i], "/undriven") && !strstr(a.path[i], "/timer_runs") &&
 		    !strstr(a.path[i], "/inject") && !strstr(a.path[i], "/open")) {
 			printf("a refused write to %s changed %s from '%s' to '%s'\n",
 			       a.path[k], a.path[i], before[i], after[i]);
@@ -1091,6 +1245,10 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 			names++;
 			bad = fz_names(&s, &made);
 			break;
+		case 4:
+		case 5:
+			bad = fz_session(&s);
+			break;
 		default:
 			i = (int)rn(&s, 4);
 			if (fd[i] < 0) {
@@ -1120,6 +1278,9 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 	for (i = 0; i < 4; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
+	for (i = 0; i < 3; i++)
+		if (fz_sess[i] >= 0)
+			close(fz_sess[i]);
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	if (rmdir(CFG "/fuzz")) {
@@ -1130,8 +1291,8 @@ static int fuzz(unsigned int seconds, uint64_t seed)
 		printf("rmdir " CFG "/buses/fuzzbus: %s\n", strerror(errno));
 		bad = 1;
 	}
-	printf("fuzz: %lu calls (%lu succeeded), %lu attribute writes (%lu refused), %lu pair names (%lu made)\n",
-	       fz_calls, fz_ok, writes, refused, names, made);
+	printf("fuzz: %lu calls (%lu succeeded), %lu attribute writes (%lu refused), %lu pair names (%lu made), %lu session opens\n",
+	       fz_calls, fz_ok, writes, refused, names, made, fz_sessions);
 	printf("fuzz: errors:");
 	for (i = 1; i < 512; i++)
 		if (fz_err[i])

@@ -82,10 +82,11 @@ uint32_t rnd(uint64_t *state);
  * baud-rate emulation, error injection, serial ioctls), hardening_tests in
  * hardening-tests.c (numbers at their limits, defects found in review),
  * rs485_tests in rs485-tests.c (RS-485 mode, line status), bus_tests in
- * bus-tests.c (buses of ports).
+ * bus-tests.c (buses of ports), session_tests in session-tests.c (the
+ * session device).
  */
 extern const struct test data_tests[], modem_tests[], line_tests[],
-	hardening_tests[], rs485_tests[], bus_tests[];
+	hardening_tests[], rs485_tests[], bus_tests[], session_tests[];
 
 /*
  * sysfs attributes of an end (/sys/class/tty/ttyVP<end><idx>/<attr>).

@@ -12,6 +12,9 @@
  *                                      every tenth with its A end held open
  *                                      across the removal
  *   ttypair-test --bus-churn N         the same with N buses of 2 to 32 ports
+ *   ttypair-test --session-churn N     open and close N sessions of
+ *                                      /dev/ttypair-session, every tenth
+ *                                      with its A end held open
  *   ttypair-test --race SECONDS        remove a pair from two threads while two
  *                                      others open, use and close its ends
  */
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -31,6 +35,7 @@
 #include <unistd.h>
 
 #include "tlib.h"
+#include "../../include/uapi/ttypair.h"
 
 extern char fail_msg[512];
 
@@ -732,7 +737,7 @@ const struct test data_tests[] = {
 
 static const struct test *const groups[] = {
 	data_tests, modem_tests, line_tests, hardening_tests, rs485_tests,
-	bus_tests,
+	bus_tests, session_tests,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -777,6 +782,46 @@ static int run(const struct test *t)
 	printf("not ok - %s: %s\n", t->name, why);
 	fflush(stdout);
 	return 1;
+}
+
+/*
+ * Open and close N sessions of /dev/ttypair-session, every tenth with its
+ * A end held open across the close
+ */
+static int session_churn(int n)
+{
+	struct ttypair_session_info info;
+	char path[96];
+	int i, s, held;
+
+	for (i = 0; i < n; i++) {
+		s = open("/dev/" TTYPAIR_SESSION_DEVICE, O_RDWR | O_CLOEXEC);
+		if (s < 0) {
+			printf("session %d: %s\n", i, strerror(errno));
+			return 1;
+		}
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (ioctl(s, TTYPAIR_IOC_INFO, &info)) {
+			printf("session %d: TTYPAIR_IOC_INFO: %s\n", i, strerror(errno));
+			return 1;
+		}
+		held = -1;
+		if (i % 10 == 0) {
+			snprintf(path, sizeof(path), "/dev/%s", info.device_a);
+			held = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+			if (held < 0) {
+				printf("open %s: %s\n", path, strerror(errno));
+				return 1;
+			}
+		}
+		close(s);
+		if (held >= 0)
+			close(held);
+	}
+	printf("%d sessions opened and closed, %d of them with a device open at the close\n",
+	       n, (n + 9) / 10);
+	return 0;
 }
 
 /*
@@ -985,6 +1030,8 @@ int main(int argc, char **argv)
 		return churn(atoi(argv[2]), 0);
 	if (argc > 2 && !strcmp(argv[1], "--bus-churn"))
 		return churn(atoi(argv[2]), 1);
+	if (argc > 2 && !strcmp(argv[1], "--session-churn"))
+		return session_churn(atoi(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "--race"))
 		return race(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--delete-module")) {

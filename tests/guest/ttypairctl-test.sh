@@ -117,9 +117,9 @@ t_ctl_create_list_delete() {
 		pairs = json.load(open(sys.argv[1]))["pairs"]
 		assert [p["index"] for p in pairs] == [0, 1, 2], [p["index"] for p in pairs]
 		p0, p = pairs[0], pairs[2]
-		assert p0["name"] is None and p0["static"] is True, p0
+		assert p0["name"] is None and p0["static"] is True and p0["session"] is False, p0
 		assert p0["a"]["device"] == "ttyVPA0" and p0["b"]["device"] == "ttyVPB0", p0
-		assert p["name"] == "ctltest" and p["static"] is False, p
+		assert p["name"] == "ctltest" and p["static"] is False and p["session"] is False, p
 		assert p["a"]["device"] == "ttyVPA2" and p["b"]["device"] == "ttyVPB2", p
 		assert p["baud_emulation"] is True and p["strict"] is True, p
 		assert p["noise_ppm"] == 250 and p["noise_seed"] == 42, p

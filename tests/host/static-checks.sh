@@ -127,14 +127,15 @@ t_check layout_and_spdx t_layout
 
 # The behaviour specification (docs/behaviour.md) and the guest's tests
 # map one to one: every functional test (the tables of tests/guest/*-tests.c
-# and ttypair-test.c, the steps of serial-tools.sh, enum-tests.sh and the
-# recipes) has
+# and ttypair-test.c, the steps of serial-tools.sh, enum-tests.sh,
+# session-tests.sh and the recipes) has
 # exactly one row, and every row names a test that exists.
 t_behaviour_rows() {
 	tests=$( (sed -n 's/^[[:space:]]*{ "\([a-z0-9_]*\)", t_.*/\1/p' \
 		tests/guest/ttypair-test.c tests/guest/*-tests.c
 		sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/serial-tools.sh \
-			tests/guest/enum-tests.sh tests/guest/recipes-test.sh) | sort)
+			tests/guest/enum-tests.sh tests/guest/session-tests.sh \
+			tests/guest/recipes-test.sh) | sort)
 	steps=$(sed -n 's/^step \([a-z0-9_]*\) .*/\1/p' tests/guest/guest-tests.sh \
 		tests/guest/manage-tests.sh | sort)
 	rows=$(sed -n 's/^|.*| `\([a-z0-9_]*\)` |$/\1/p' docs/behaviour.md | sort)
@@ -208,7 +209,7 @@ t_check diagram_current t_diagram
 # commands, settings, options, exit statuses and environment
 t_man_help() {
 	cc -O2 -Wall -DTTYPAIR_VERSION="\"$VER\"" -o "$TTYPAIR_OUT/ttypairctl" utils/ttypairctl.c \
-		utils/ttypairctl-bus.c || return 1
+		utils/ttypairctl-bus.c utils/ttypairctl-session.c || return 1
 	"$TTYPAIR_OUT/ttypairctl" --help > "$TTYPAIR_OUT/ttypairctl-help.txt" || return 1
 	python3 tests/host/man-vs-help.py "$TTYPAIR_OUT/ttypairctl-help.txt" docs/man/ttypairctl.8 docs/user-guide.md
 }

@@ -94,6 +94,7 @@ guest_prepare() {
 		"$TTYPAIR_SRC/tests/guest/manage-tests.sh" \
 		"$TTYPAIR_SRC/tests/guest/enum-tests.sh" "$TTYPAIR_SRC/tests/guest/qt-list.py" \
 		"$TTYPAIR_SRC/tests/guest/ttypairctl-test.sh" \
+		"$TTYPAIR_SRC/tests/guest/session-tests.sh" \
 		"$TTYPAIR_SRC/README.md" \
 		"$TTYPAIR_SRC/tests/guest/recipes-test.sh" "$TTYPAIR_SRC/tests/guest/transcript.py" \
 		"$TTYPAIR_SRC/tests/guest/bench-run.sh" \
@@ -116,11 +117,13 @@ guest_prepare() {
 		/opt/ttypair-tests/src/tests/guest/hardening-tests.c \
 		/opt/ttypair-tests/src/tests/guest/rs485-tests.c \
 		/opt/ttypair-tests/src/tests/guest/bus-tests.c \
+		/opt/ttypair-tests/src/tests/guest/session-tests.c \
 		/opt/ttypair-tests/src/tests/guest/speed2.c \
 		/opt/ttypair-tests/src/tests/guest/tlib.c > "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -DTTYPAIR_VERSION="\"$2\"" \
 		-o /opt/ttypair-tests/ttypairctl /opt/ttypair-tests/src/utils/ttypairctl.c \
-		/opt/ttypair-tests/src/utils/ttypairctl-bus.c >> "$4" 2>&1 &&
+		/opt/ttypair-tests/src/utils/ttypairctl-bus.c \
+		/opt/ttypair-tests/src/utils/ttypairctl-session.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-bench \
 		/opt/ttypair-tests/src/tests/guest/bench.c >> "$4" 2>&1 &&
 	in_chroot "$1" gcc -O2 -Wall -Wextra -Werror -pthread -o /opt/ttypair-tests/ttypair-idle \
