@@ -190,6 +190,7 @@ t_recipe() {
 step readme_first_use t_recipe README.md readme_first_use
 step readme_workflow t_recipe README.md readme_workflow
 step readme_bus t_recipe README.md readme_bus
+step readme_session t_recipe README.md readme_session
 step recipe_modbus_rtu t_recipe docs/recipes.md modbus_rtu
 step recipe_ppp_link t_recipe docs/recipes.md ppp_link netns ppp
 step recipe_getty_login t_recipe docs/recipes.md getty_login

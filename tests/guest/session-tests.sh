@@ -216,3 +216,45 @@ print("json: %d records, data %s" % (len(recs), data))' || return 1
 	rmmod ttypair
 }
 step ttypairctl_monitor t_ctl_monitor
+
+# The Python package (python/ttypair) with its own tests, by pytest and
+# pyserial, as user 65534 in dialout; and a pytest suite under
+# ttypairctl run: it passes, and the pair is gone afterwards, also when
+# the suite is killed
+t_python() {
+	CTL=$T/ttypairctl
+	mgmt_udevd_start || return 1
+	mgmt_load pairs=0 || { mgmt_udevd_stop; return 1; }
+	udevadm settle -t 30
+	rc=0
+	cd /tmp || return 1
+	se_as dialout env PYTHONPATH="$T/src/python" python3 -m pytest -q -p no:cacheprovider \
+		"$T/src/python/tests" > /run/pytest.out 2>&1 ||
+		{ cat /run/pytest.out; echo "the Python package's tests failed"; rc=1; }
+	tail -n 1 /run/pytest.out
+	se_as dialout "$CTL" run baud_emulation=1 -- python3 -m pytest -q -p no:cacheprovider \
+		"$T/src/tests/guest/pytest-run" > /run/pytest-run.out 2>&1 ||
+		{ cat /run/pytest-run.out; echo "pytest under ttypairctl run failed"; rc=1; }
+	tail -n 1 /run/pytest-run.out
+	rm -f /tmp/hang.idx
+	se_as dialout env TTYPAIR_HANG=/tmp/hang.idx "$CTL" run -- python3 -m pytest -q \
+		-p no:cacheprovider -k hangs "$T/src/tests/guest/pytest-run" > /dev/null 2>&1 &
+	ctl=$!
+	i=0
+	until [ -s /tmp/hang.idx ]; do
+		i=$((i + 1)); [ $i -lt 200 ] || { echo "the hanging suite did not start"; rc=1; break; }
+		sleep 0.1
+	done
+	idx=$(cat /tmp/hang.idx 2>/dev/null)
+	pkill -9 -f "^python3 -m pytest -q -p no:cacheprovider -k hangs"
+	wait $ctl
+	got=$?
+	[ $got = 137 ] || { echo "the killed suite: ttypairctl run's status $got, expected 137"; rc=1; }
+	[ -n "$idx" ] && [ ! -e /sys/class/tty/ttyVPA$idx ] ||
+		{ echo "pair '$idx' is still there after the suite was killed"; rc=1; }
+	cd / || return 1
+	rmmod ttypair
+	mgmt_udevd_stop
+	return $rc
+}
+step python_package_and_pytest t_python

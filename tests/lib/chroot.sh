@@ -15,11 +15,11 @@
 
 # Packages every target chroot holds besides its kernel.
 # The serial tools are for the guest tests: stty (coreutils), socat, setserial
-# and pyserial; the second line what the recipes of docs/recipes.md use;
+# pyserial and pytest; the second line what the recipes of docs/recipes.md use;
 # the third the port enumerators and ModemManager of enum-tests.sh; openssl
 # for dkms to make its signing key and sign with it, as on most machines
 # (ca-certificates depends on it; dkms does not).
-TTYPAIR_CHROOT_BASE="dkms openssl gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial
+TTYPAIR_CHROOT_BASE="dkms openssl gcc make libc6-dev kmod udev mount sparse python3-minimal procps socat setserial python3-serial python3-pytest
  mbpoll libmodbus-dev pkgconf ppp iproute2 iputils-ping login passwd picocom python3-pexpect ser2net gpsd gpsd-clients podman busybox-static
  libserialport-dev python3-pyqt5.qtserialport modemmanager dbus python3-pymodbus"
 # Bump when the way chroots are made changes.

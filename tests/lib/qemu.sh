@@ -105,7 +105,7 @@ guest_prepare() {
 	chmod 755 "$_t/init.sh"
 	cp -a "$TTYPAIR_SRC/tests/guest" "$_t/src/tests/"
 	cp -a "$TTYPAIR_SRC/include/uapi" "$_t/src/include/"
-	cp -a "$TTYPAIR_SRC/utils" "$_t/src/"
+	cp -a "$TTYPAIR_SRC/utils" "$TTYPAIR_SRC/python" "$_t/src/"
 	mkdir -p "$_t/docs"
 	cp -a "$TTYPAIR_SRC/docs/recipes.md" "$TTYPAIR_SRC/docs/recipes" "$_t/docs/"
 	echo "$2" > "$_t/expected-version"
