@@ -313,7 +313,22 @@ static const char *const err_names[] = {
 	"?", "frame", "parity", "overrun", "break", "noise",
 };
 
-static const char parity_chars[] = "NEOMS";
+/* The names of a record's type, error and parity, "?" for numbers unknown */
+static const char *rec_name(unsigned int type)
+{
+	return type < ARRAY_SIZE(rec_names) && rec_names[type] ?
+	       rec_names[type] : "?";
+}
+
+static const char *err_name(unsigned int err)
+{
+	return err_names[err < ARRAY_SIZE(err_names) ? err : 0];
+}
+
+static char parity_char(unsigned int parity)
+{
+	return parity < 5 ? "NEOMS"[parity] : '?';
+}
 
 /* The text of a record that is not data, without time and port */
 static void mon_event_text(const struct ttypair_record *r,
@@ -336,7 +351,7 @@ static void mon_event_text(const struct ttypair_record *r,
 			break;
 		}
 		snprintf(buf, size, "line %u %u%c%u%s%s%s", l->baud, l->data_bits,
-			 parity_chars[l->parity < 5 ? l->parity : 0], l->stop_bits,
+			 parity_char(l->parity), l->stop_bits,
 			 l->flags & TTYPAIR_LINE_F_CRTSCTS ? " crtscts" : "",
 			 l->flags & TTYPAIR_LINE_F_IXOFF ? " ixoff" : "",
 			 l->flags & TTYPAIR_LINE_F_CREAD ? "" : " -cread");
@@ -346,14 +361,13 @@ static void mon_event_text(const struct ttypair_record *r,
 		break;
 	case TTYPAIR_REC_ERROR:
 		snprintf(buf, size, "error %s",
-			 err_names[r->value < ARRAY_SIZE(err_names) ? r->value : 0]);
+			 err_name(r->value));
 		break;
 	case TTYPAIR_REC_DROPPED:
 		snprintf(buf, size, "dropped %u records", r->value);
 		break;
 	default:
-		snprintf(buf, size, "%s", r->type < ARRAY_SIZE(rec_names) &&
-			 rec_names[r->type] ? rec_names[r->type] : "?");
+		snprintf(buf, size, "%s", rec_name(r->type));
 	}
 }
 
@@ -365,8 +379,7 @@ static void mon_json(struct mon_out *o, const struct ttypair_record *r,
 
 	fprintf(o->f, "{\"time_ns\":%llu,\"seq\":%u,\"type\":\"%s\",\"port\":",
 		(unsigned long long)r->time_ns, r->seq,
-		r->type < ARRAY_SIZE(rec_names) && rec_names[r->type] ?
-		rec_names[r->type] : "unknown");
+		rec_name(r->type));
 	if (o->bus)
 		fprintf(o->f, "%u", r->port);
 	else
@@ -384,14 +397,14 @@ static void mon_json(struct mon_out *o, const struct ttypair_record *r,
 		if (r->len >= sizeof(*l))
 			fprintf(o->f, ",\"baud\":%u,\"ibaud\":%u,\"bits\":%u,\"parity\":\"%c\",\"stop\":%u,\"crtscts\":%s,\"ixoff\":%s,\"cread\":%s",
 				l->baud, l->ibaud, l->data_bits,
-				parity_chars[l->parity < 5 ? l->parity : 0], l->stop_bits,
+				parity_char(l->parity), l->stop_bits,
 				l->flags & TTYPAIR_LINE_F_CRTSCTS ? "true" : "false",
 				l->flags & TTYPAIR_LINE_F_IXOFF ? "true" : "false",
 				l->flags & TTYPAIR_LINE_F_CREAD ? "true" : "false");
 		break;
 	case TTYPAIR_REC_ERROR:
 		fprintf(o->f, ",\"error\":\"%s\"",
-			err_names[r->value < ARRAY_SIZE(err_names) ? r->value : 0]);
+			err_name(r->value));
 		break;
 	case TTYPAIR_REC_MODEM:
 		fprintf(o->f, ",\"rts\":%s,\"dtr\":%s,\"out1\":%s,\"out2\":%s",

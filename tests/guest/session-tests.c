@@ -533,6 +533,27 @@ static int monitor_start(int fd, __u32 kind, __u32 index, __u32 buffer)
 }
 
 /*
+ * A session with baud-rate emulation on or off, its monitor started with a
+ * ring of @buffer bytes, and both ends of its pair open raw: 0, or -1
+ * after fail()
+ */
+static int monitored_session(__u32 buffer, int baud_emulation,
+			     struct ttypair_session_info *info, int *s, int *a,
+			     int *b)
+{
+	*s = session_open(O_RDWR);
+	if (*s < 0 || session_info(*s, info))
+		return -1;
+	if (baud_emulation && set_attr(*s, TTYPAIR_ATTR_BAUD_EMULATION, 0, "1"))
+		return fail("baud_emulation=1: %s", strerror(errno));
+	if (monitor_start(*s, TTYPAIR_MONITOR_SELF, 0, buffer))
+		return fail("TTYPAIR_IOC_MONITOR: %s", strerror(errno));
+	*a = port_open('A', info->index, 0);
+	*b = port_open('B', info->index, 0);
+	return *a < 0 || *b < 0 ? -1 : 0;
+}
+
+/*
  * A script on a session pair: the monitor's records say what happened, in
  * order: opens, data each way, RTS off and on, a speed change, a break on
  * and off, an injected parity error with the character it hit, a close.
@@ -565,14 +586,7 @@ static int t_monitor_script(void)
 	size_t off = 0, w = 0;
 	char buf[16];
 
-	s = session_open(O_RDWR);
-	if (s < 0 || session_info(s, &info))
-		return -1;
-	if (monitor_start(s, TTYPAIR_MONITOR_SELF, 0, 65536))
-		return fail("TTYPAIR_IOC_MONITOR: %s", strerror(errno));
-	a = port_open('A', info.index, 0);
-	b = port_open('B', info.index, 0);
-	if (a < 0 || b < 0)
+	if (monitored_session(65536, 0, &info, &s, &a, &b))
 		return -1;
 	if (write_full(a, "hello", 5) != 5 || read_full(b, buf, 5, 2000) != 5 ||
 	    write_full(b, "world!", 6) != 6 || read_full(a, buf, 6, 2000) != 6)
@@ -642,14 +656,7 @@ static int t_monitor_overflow(void)
 	int s, a, b, i, drops = 0;
 	size_t off = 0;
 
-	s = session_open(O_RDWR);
-	if (s < 0 || session_info(s, &info))
-		return -1;
-	if (monitor_start(s, TTYPAIR_MONITOR_SELF, 0, 4096))
-		return fail("TTYPAIR_IOC_MONITOR: %s", strerror(errno));
-	a = port_open('A', info.index, 0);
-	b = port_open('B', info.index, 0);
-	if (a < 0 || b < 0)
+	if (monitored_session(4096, 0, &info, &s, &a, &b))
 		return -1;
 	memset(data, 0x5a, sizeof(data));
 	for (i = 0; i < 64; i++)
@@ -872,9 +879,11 @@ static int t_monitor_limits(void)
 	for (i = 0; i < sizeof(bad_kind) / sizeof(bad_kind[0]); i++)
 		if (monitor_start(s, bad_kind[i], 0, 0) != -EINVAL)
 			return fail("kind %u: not EINVAL", bad_kind[i]);
-	t.reserved = 1;
-	if (ioctl(s, TTYPAIR_IOC_MONITOR, &t) != -1 || errno != EINVAL)
-		return fail("reserved 1: not EINVAL");
+	for (i = 0; i < sizeof(bad_kind) / sizeof(bad_kind[0]); i++) {
+		t.reserved = i ? bad_kind[i] : 1;	/* 1, 2^31-1, 2^31, 2^32-1 */
+		if (ioctl(s, TTYPAIR_IOC_MONITOR, &t) != -1 || errno != EINVAL)
+			return fail("reserved %u: not EINVAL", t.reserved);
+	}
 	if (ioctl(s, TTYPAIR_IOC_MONITOR, NULL) != -1 || errno != EFAULT)
 		return fail("a NULL pointer: not EFAULT");
 	for (i = 0; i < sizeof(no_index) / sizeof(no_index[0]); i++)
@@ -933,14 +942,8 @@ static int t_monitor_baud_timing(void)
 	double late = 0, ahead;
 	int s, a, b, recs = 0;
 
-	s = session_open(O_RDWR);
-	if (s < 0 || session_info(s, &info) ||
-	    set_attr(s, TTYPAIR_ATTR_BAUD_EMULATION, 0, "1") ||
-	    monitor_start(s, TTYPAIR_MONITOR_SELF, 0, 0))
-		return fail("a session with baud-rate emulation: %s", strerror(errno));
-	a = port_open('A', info.index, 0);
-	b = port_open('B', info.index, 0);
-	if (a < 0 || b < 0 || set_speed(a, B9600) || set_speed(b, B9600))
+	if (monitored_session(0, 1, &info, &s, &a, &b) || set_speed(a, B9600) ||
+	    set_speed(b, B9600))
 		return -1;
 	memset(data, 'u', sizeof(data));
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -25,13 +25,19 @@ se_as() {
 	fi
 }
 
+# se_udev_load PARAMETERS...: the distribution's udevd with the packages'
+# rules, and the module loaded with PARAMETERS, its devices settled
+se_udev_load() {
+	mgmt_udevd_start || return 1
+	mgmt_load "$@" || { mgmt_udevd_stop; return 1; }
+	udevadm settle -t 30
+}
+
 # The device node: the serial group, 0660, with the distribution's udevd;
 # a member of it makes, uses and closes a pair; someone else may not open
 # the device at all.
 t_session_user() {
-	mgmt_udevd_start || return 1
-	mgmt_load pairs=2 || { mgmt_udevd_stop; return 1; }
-	udevadm settle -t 30
+	se_udev_load pairs=2 || return 1
 	p=$(stat -c '%G %a' /dev/ttypair-session) || { mgmt_udevd_stop; return 1; }
 	[ "$p" = "dialout 660" ] ||
 		{ echo "/dev/ttypair-session is '$p', expected 'dialout 660'"; mgmt_udevd_stop; return 1; }
@@ -80,6 +86,10 @@ t_session_limits() {
 	out=$(python3 "$SU" open)
 	[ "$out" = EDQUOT ] || { echo "max_sessions_per_user=0: '$out', expected EDQUOT"; return 1; }
 	rmmod ttypair
+	mgmt_load max_sessions_per_user=1 || return 1
+	out=$(python3 "$SU" hold 2 < /dev/null)
+	[ "$out" = "made 1 EDQUOT" ] || { echo "max_sessions_per_user=1: '$out', expected 'made 1 EDQUOT'"; return 1; }
+	rmmod ttypair
 	mgmt_load max_sessions_per_user=1024 || return 1
 	rmmod ttypair
 	for v in 1025 2147483648 4294967295; do
@@ -91,7 +101,7 @@ t_session_limits() {
 	done
 	! modprobe ttypair max_sessions_per_user=4294967296 2>/dev/null ||
 		{ echo "max_sessions_per_user=4294967296 loaded"; rmmod ttypair; return 1; }
-	echo "per user 2 then EDQUOT, max_pairs then ENOSPC, 0 refuses all; 1024 loads, 1025, 2^31, 2^32-1 and 2^32 do not"
+	echo "per user 2 then EDQUOT, max_pairs then ENOSPC, 0 refuses all, 1 allows one; 1024 loads, 1025, 2^31, 2^32-1 and 2^32 do not"
 }
 step session_limits t_session_limits
 
@@ -107,9 +117,7 @@ step session_churn_1000 t_session_churn
 # a refused setting makes no pair.
 t_ctl_run() {
 	CTL=$T/ttypairctl
-	mgmt_udevd_start || return 1
-	mgmt_load pairs=2 || { mgmt_udevd_stop; return 1; }
-	udevadm settle -t 30
+	se_udev_load pairs=2 || return 1
 	rc=0
 	se_as dialout "$CTL" run baud_emulation=1 wiring_b=dcd=on -- sh -c '
 		d=${TTYPAIR_A#/dev/}
@@ -223,9 +231,7 @@ step ttypairctl_monitor t_ctl_monitor
 # the suite is killed
 t_python() {
 	CTL=$T/ttypairctl
-	mgmt_udevd_start || return 1
-	mgmt_load pairs=0 || { mgmt_udevd_stop; return 1; }
-	udevadm settle -t 30
+	se_udev_load pairs=0 || return 1
 	rc=0
 	cd /tmp || return 1
 	se_as dialout env PYTHONPATH="$T/src/python" python3 -m pytest -q -p no:cacheprovider \
