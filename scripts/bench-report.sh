@@ -30,7 +30,7 @@ function label(sec, p, m) {
 	if (sec == "baud") return p " baud, " (m == "rate_error_pct" ? "received rate" : "tcdrain time") " vs ideal (% error)"
 	if (sec == "idle") {
 		if (m == "wakeups_per_s") return p " full pairs, reader idle: wake-ups of their writers and pollers (per s)"
-		if (m == "timer_expiries_per_s") return p " full pairs, reader idle: runs of ttypair's timers (per s)"
+		if (m == "timer_expiries_per_s") return p " full pairs, reader idle: runs of the ttypair timers (per s)"
 	}
 	if (sec == "baudscale") {
 		if (m == "cpu_pct") return "256 pairs at " p " baud, emulated: guest CPU time (% of a CPU)"

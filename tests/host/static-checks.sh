@@ -125,6 +125,37 @@ t_layout() {
 }
 t_check layout_and_spdx t_layout
 
+# Every script parses with the interpreter it names (sh for the sourced
+# libraries): a quote that ends an awk program early is a syntax error that
+# only the one run of that script would otherwise find.
+t_script_syntax() {
+	n=0 bad=
+	for f in $(git ls-files | grep -v '^tests/out/'); do
+		[ -f "$f" ] || continue
+		first=$(head -n 1 "$f")
+		case "$first" in
+		'#!/bin/sh'*) sh -n "$f" || bad="$bad $f" ;;
+		'#!/bin/bash'* | '#!/usr/bin/env bash'*) bash -n "$f" || bad="$bad $f" ;;
+		'#!/usr/bin/python3'*) python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$f" ||
+			bad="$bad $f" ;;
+		*) case "$f" in
+			*.sh) sh -n "$f" || bad="$bad $f" ;;
+			*.py) python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$f" ||
+				bad="$bad $f" ;;
+			*) continue ;;
+			esac ;;
+		esac
+		n=$((n + 1))
+	done
+	[ -z "$bad" ] || { echo "syntax errors in:$bad"; return 1; }
+	# and the check does see one
+	printf '#!/bin/sh\nawk '\''{ print "it'\''s" }'\''\n' > "$TTYPAIR_OUT/bad-quote.sh"
+	! sh -n "$TTYPAIR_OUT/bad-quote.sh" 2>/dev/null ||
+		{ echo "sh -n passed a script with an unbalanced quote"; return 1; }
+	echo "$n scripts parse"
+}
+t_check scripts_parse t_script_syntax
+
 # The behaviour specification (docs/behaviour.md) and the guest's tests
 # map one to one: every functional test (the tables of tests/guest/*-tests.c
 # and ttypair-test.c, the steps of serial-tools.sh, enum-tests.sh,
