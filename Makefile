@@ -96,6 +96,7 @@ clean:
 	rm -rf .generated .tmp_versions
 	rm -f *.ko *.mod *.mod.c *.mod.o *.o .*.cmd modules.order Module.symvers
 	rm -f src/*.o src/.*.cmd utils/ttypairctl
+	rm -rf python/build python/*.egg-info python/dist
 
 # With DESTDIR (a package's build: PKGBUILD, ebuild, spec) only files are
 # staged there, the GNU way: nothing on this system is run or changed.

@@ -26,7 +26,7 @@ command -v mmdebstrap > /dev/null ||
 # The build chroot: Debian 13 with the build dependencies, lintian, and
 # what autopkgtest-pkg-dkms needs (a kernel's headers, dkms, autodep8).
 tar=$(chroot_tarball trixie \
-	"build-essential debhelper dh-dkms dpkg-dev fakeroot lintian autopkgtest autodep8 linux-headers-amd64" "")
+	"build-essential debhelper dh-dkms dh-python pybuild-plugin-pyproject python3-all python3-setuptools dpkg-dev fakeroot lintian autopkgtest autodep8 linux-headers-amd64" "")
 work=$(mktemp -d "$TTYPAIR_OUT/debbuild.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log "extracting the build chroot"
@@ -69,6 +69,11 @@ fi
 # ttypairctl of the package, run where it was built (its glibc)
 in_chroot "$work/root" sh -c 'dpkg-deb -x /build/ttypair-utils_*.deb /tmp/xu && /tmp/xu/usr/bin/ttypairctl --version' \
 	> "$work/utils-version.log" 2>&1
+# python3-ttypair installed where it was built: Debian's python3 imports it
+# and lists its pytest plugin
+in_chroot "$work/root" sh -c 'dpkg -i /build/python3-ttypair_*_all.deb > /dev/null &&
+	python3 -c "import ttypair, importlib.metadata as m; print(ttypair.__file__); print(*sorted(e.value for e in m.entry_points(group=\"pytest11\")))"' \
+	> "$work/python-import.log" 2>&1
 log "lintian --pedantic --info on the .changes"
 in_chroot "$work/root" sh -c 'cd /build && lintian --pedantic --info --display-experimental ttypair_*.changes' \
 	> "$work/lintian.log" 2>&1 || true
@@ -85,10 +90,10 @@ if [ -n "${TTYPAIR_AUTOPKGTEST:-}" ]; then
 fi
 mkdir -p "$OUT"
 cp "$work"/root/build/ttypair_* "$work"/root/build/ttypair-dkms_* \
-	"$work"/root/build/ttypair-utils* "$OUT"/
+	"$work"/root/build/ttypair-utils* "$work"/root/build/python3-ttypair* "$OUT"/
 [ ! -f "$work/autopkgtest.log" ] || cp "$work/autopkgtest.log" "$OUT/"
 cp "$work/lintian.log" "$OUT/lintian.log"
-cp "$work/reproducible.log" "$work/utils-version.log" "$OUT/"
+cp "$work/reproducible.log" "$work/utils-version.log" "$work/python-import.log" "$OUT/"
 ls -l "$OUT"
 echo "--- lintian"
 cat "$OUT/lintian.log"

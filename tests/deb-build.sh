@@ -101,6 +101,39 @@ t_utils_contents() {
 }
 t_check deb_utils_contents t_utils_contents
 
+# python3-ttypair: the package where every Debian Python 3 finds it, its
+# pytest plugin registered, and the dependency on python3 that dh_python3
+# computes
+t_python_contents() {
+	deb=$(ls "$D"/n/python3-ttypair_"$VER"-*_all.deb) || return 1
+	dpkg-deb -c "$deb" | awk '{ print $6 }'
+	for f in __init__.py pytest_plugin.py; do
+		dpkg-deb -c "$deb" | grep -q "\./usr/lib/python3/dist-packages/ttypair/$f\$" ||
+			{ echo "/usr/lib/python3/dist-packages/ttypair/$f missing"; return 1; }
+	done
+	! dpkg-deb -c "$deb" | grep -q "/tests/" || { echo "the package's tests are installed"; return 1; }
+	dpkg-deb -x "$deb" "$D/xp"
+	ep=$(cat "$D"/xp/usr/lib/python3/dist-packages/ttypair-"$VER".dist-info/entry_points.txt) ||
+		{ echo "no ttypair-$VER.dist-info/entry_points.txt"; return 1; }
+	echo "$ep"
+	printf '%s\n' "$ep" | grep -qx 'ttypair.pytest_plugin = ttypair.pytest_plugin' ||
+		{ echo "no pytest11 entry point"; return 1; }
+	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] || return 1
+	[ "$(dpkg-deb -f "$deb" Section)" = python ] || return 1
+	dpkg-deb -f "$deb" Depends | grep -q "python3" ||
+		{ echo "Depends: $(dpkg-deb -f "$deb" Depends)"; return 1; }
+	dpkg-deb -f "$deb" Recommends | grep -q "ttypair-dkms" || return 1
+	# and Debian's python3 imports it from there, with its plugin
+	cat "$D/n/python-import.log"
+	grep -qx "/usr/lib/python3/dist-packages/ttypair/__init__.py" "$D/n/python-import.log" ||
+		{ echo "python3 did not import the installed package"; return 1; }
+	grep -qw "ttypair.pytest_plugin" "$D/n/python-import.log" ||
+		{ echo "importlib.metadata lists no ttypair pytest11 plugin"; return 1; }
+	grep -q "^identical: python3-ttypair_" "$D/n/reproducible.log" ||
+		{ echo "python3-ttypair was not the same in the second build"; return 1; }
+}
+t_check deb_python_contents t_python_contents
+
 t_lintian() {
 	[ -f "$D/n/lintian.log" ] || return 1
 	cat "$D/n/lintian.log"

@@ -63,7 +63,7 @@ selected() {
 }
 
 # Tools of the build machine
-need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal gcc libc6-dev gnuplot-nox makepkg pacman-package-manager libarchive-tools fakeroot dnf createrepo-c"
+need="mmdebstrap arch-test qemu-system-x86 e2fsprogs linux-source-6.1 perl git tar xz-utils zstd util-linux kmod binutils rpm rpmlint cpio dpkg-dev man-db groff-base procps python3-minimal python3-pip python3-setuptools python3-wheel gcc libc6-dev gnuplot-nox makepkg pacman-package-manager libarchive-tools fakeroot dnf createrepo-c"
 # an arm64 target: its chroot's programs run by qemu-user-static through
 # binfmt_misc, its kernel by qemu-system-aarch64
 if awk '$1 !~ /^#/ && NF && $4 != "amd64" { print $1, $2 }' "$TTYPAIR_SRC/tests/targets" |
