@@ -104,6 +104,35 @@ t_utils_contents() {
 }
 t_check rpm_utils_contents t_utils_contents
 
+# python3-ttypair: the package in the site directory, with its pytest
+# plugin, requiring the Python it was built for, no build path in it
+t_python_contents() {
+	rpm=$D/n/python3-ttypair-$VER-1.noarch.rpm
+	[ -f "$rpm" ] || { echo "no $rpm"; return 1; }
+	rpm -qlp "$rpm"
+	site=$(rpm -qlp "$rpm" | sed -n 's|/ttypair/__init__\.py$||p')
+	[ -n "$site" ] || { echo "no ttypair/__init__.py"; return 1; }
+	rpm -qlp "$rpm" | grep -qx "$site/ttypair/pytest_plugin.py" || return 1
+	rpm -qlp "$rpm" | grep -qx "$site/ttypair-$VER.dist-info/entry_points.txt" || return 1
+	! rpm -qlp "$rpm" | grep -q "direct_url.json" || { echo "direct_url.json names the build directory"; return 1; }
+	rpm -qpR "$rpm" | grep -q "^python(abi) = 3\." || { echo "no python(abi) requirement"; return 1; }
+	rpm -qp --recommends "$rpm" | grep -qx "ttypair-kmod" || return 1
+	[ "$(rpm -qp --qf '%{ARCH}' "$rpm")" = noarch ] || return 1
+	mkdir -p "$D/xp"
+	(cd "$D/xp" && rpm2cpio "$rpm" | cpio -idm --quiet) || return 1
+	grep -qx "ttypair.pytest_plugin = ttypair.pytest_plugin" "$D/xp$site/ttypair-$VER.dist-info/entry_points.txt" ||
+		{ echo "no pytest11 entry point"; return 1; }
+	[ "$(cat "$D/xp$site/ttypair-$VER.dist-info/INSTALLER")" = rpm ] || return 1
+	cmp "$D/xp$site/ttypair/__init__.py" "$TTYPAIR_SRC/python/ttypair/__init__.py" || return 1
+	# what a Python of that version finds there: the package and its plugin
+	PYTHONPATH=$D/xp$site /usr/bin/python3 -c 'import ttypair, importlib.metadata as m
+print(ttypair.__file__)
+print(*[e.value for e in m.entry_points().select(group="pytest11") if e.name.startswith("ttypair")])' |
+		tee "$D/python-import.log"
+	grep -qx "ttypair.pytest_plugin" "$D/python-import.log" || return 1
+}
+t_check rpm_python_contents t_python_contents
+
 n=$D/n/dkms-ttypair-$VER-1.noarch.rpm
 n1=$D/n1/dkms-ttypair-$NEXT-1.noarch.rpm
 u=$D/n/ttypair-utils-$VER-1.$(uname -m).rpm
