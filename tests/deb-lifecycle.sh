@@ -4,7 +4,8 @@
 #   tests/deb-lifecycle.sh NAME SUITE DEB_N DEB_N1
 # DEB_N and DEB_N1 are the ttypair-dkms packages of two versions; the source
 # packages (.dsc) next to them give ttypair-utils, built in the suite first
-# as the archive would (it is Architecture: any). In a chroot of SUITE with
+# as the archive would (it is Architecture: any); python3-ttypair (all) is
+# taken as built, from beside them. In a chroot of SUITE with
 # one kernel and its headers: apt install the packages (the module is built
 # for that kernel during the install), apt install another kernel (dkms's
 # hooks build for it), boot that kernel in QEMU and use the module there,
@@ -47,8 +48,10 @@ mkdir -p "$ROOT/root/t/chroot" "$ROOT/root/t/lib"
 cp "$TTYPAIR_SRC/tests/chroot/deb-steps.sh" "$ROOT/root/t/chroot/"
 cp "$TTYPAIR_SRC/tests/lib/tap.sh" "$ROOT/root/t/lib/"
 mkdir -p "$ROOT/root/debs/n" "$ROOT/root/debs/n1"
-cp "$DEB_N" "$(dirname "$DEB_N")"/ttypair_*.dsc "$(dirname "$DEB_N")"/ttypair_*.tar.* "$ROOT/root/debs/n/"
-cp "$DEB_N1" "$(dirname "$DEB_N1")"/ttypair_*.dsc "$(dirname "$DEB_N1")"/ttypair_*.tar.* "$ROOT/root/debs/n1/"
+cp "$DEB_N" "$(dirname "$DEB_N")"/ttypair_*.dsc "$(dirname "$DEB_N")"/ttypair_*.tar.* \
+	"$(dirname "$DEB_N")"/python3-ttypair_*_all.deb "$ROOT/root/debs/n/"
+cp "$DEB_N1" "$(dirname "$DEB_N1")"/ttypair_*.dsc "$(dirname "$DEB_N1")"/ttypair_*.tar.* \
+	"$(dirname "$DEB_N1")"/python3-ttypair_*_all.deb "$ROOT/root/debs/n1/"
 N=/root/debs/n/$(basename "$DEB_N")
 N1=/root/debs/n1/$(basename "$DEB_N1")
 log "Debian $SUITE, dkms $(in_chroot "$ROOT" dpkg-query -W -f '${Version}' dkms)," \
@@ -60,7 +63,9 @@ run_step deb-utils-n1 utils-build-next "$(ls "$ROOT"/root/debs/n1/ttypair_*.dsc 
 	/root/debs/n1/utils || exit 0
 U=$(ls "$ROOT"/root/debs/n/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
 U1=$(ls "$ROOT"/root/debs/n1/utils/ttypair-utils_*.deb | sed "s|^$ROOT||")
-run_step deb-install install "$N" "$U" || exit 0
+P=$(ls "$ROOT"/root/debs/n/python3-ttypair_*_all.deb | sed "s|^$ROOT||")
+P1=$(ls "$ROOT"/root/debs/n1/python3-ttypair_*_all.deb | sed "s|^$ROOT||")
+run_step deb-install install "$N" "$U" "$P" || exit 0
 if run_step deb-newkernel newkernel; then
 	K2=$(cat "$ROOT/root/new-kernel")
 	# The new kernel boots and loads the module dkms built for it
@@ -75,7 +80,7 @@ if run_step deb-newkernel newkernel; then
 		t_fail "$NAME/guest_tests_build" "$(tail -n 1 "$W/gcc.log")"
 	fi
 fi
-run_step deb-upgrade upgrade "$N1" "$U1"
+run_step deb-upgrade upgrade "$N1" "$U1" "$P1"
 run_step deb-purge purge
 
 [ -n "${TTYPAIR_KEEP:-}" ] || rm -rf "$ROOT"

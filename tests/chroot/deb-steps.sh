@@ -9,9 +9,9 @@
 #                                     from the source package for this suite,
 #                                     as the archive does, into DIR
 #   deb-steps.sh utils-build-next DSC DIR  the same for the next version
-#   deb-steps.sh install DEB UTILS    apt install the packages
+#   deb-steps.sh install DEB UTILS PY apt install the packages
 #   deb-steps.sh newkernel            apt install another kernel (image+headers)
-#   deb-steps.sh upgrade DEB UTILS    apt install newer versions of the packages
+#   deb-steps.sh upgrade DEB UTILS PY apt install newer versions of the packages
 #   deb-steps.sh purge                apt purge the packages
 # The kernel installed by newkernel is written to /root/new-kernel.
 set -u
@@ -76,6 +76,20 @@ utils_installed() {
 	echo "ttypair-utils $1: $v, $(ls $UTILS_FILES | xargs)"
 }
 
+# python_installed VER: python3-ttypair VER is installed, and this suite's
+# python3 imports it and lists its pytest plugin
+python_installed() {
+	[ "$(dpkg-query -W -f '${Version}' python3-ttypair)" = "$1" ] || return 1
+	out=$(python3 -c 'import ttypair, importlib.metadata as m
+print(ttypair.__file__, m.version("ttypair"))
+print(*[e.value for e in m.distribution("ttypair").entry_points if e.group == "pytest11"])') ||
+		{ echo "python3 cannot import ttypair"; return 1; }
+	echo "$out"
+	printf '%s\n' "$out" | grep -qx "/usr/lib/python3/dist-packages/ttypair/__init__.py $(upstream "$1")" ||
+		return 1
+	printf '%s\n' "$out" | grep -qx "ttypair.pytest_plugin" || { echo "no pytest plugin"; return 1; }
+}
+
 # The build a buildd of this suite makes: arch-only, with the suite's own
 # compiler and libc (a binary built on Debian 12 needs glibc 2.34, which
 # bullseye does not have)
@@ -95,7 +109,8 @@ t_utils_build() {
 t_install() {
 	apt-get update -q > /dev/null || return 1
 	[ "$(kernels | wc -l)" = 1 ] || { echo "expected one kernel with headers: $(kernels)"; return 1; }
-	apt-get install -y "$1" "$2" || return 1
+	apt-get install -y "$1" "$2" "$3" || return 1
+	python_installed "$(deb_version "$3")" || return 1
 	# where dh_installudev of the build's suite put them: /lib/udev/rules.d
 	# up to Debian 12, /usr/lib/udev/rules.d from 13 on; udev reads both
 	# (without a merged /usr too: bullseye's systemd 247 is built that way)
@@ -142,7 +157,8 @@ t_upgrade() {
 	# snippet then builds for the newest kernel only, after the old
 	# version's prerm removed the module from all; the package builds
 	# for the others (debian/ttypair-dkms.postinst)
-	setarch "$(uname -m)" --uname-2.6 apt-get install -y "$1" "$2" || return 1
+	setarch "$(uname -m)" --uname-2.6 apt-get install -y "$1" "$2" "$3" || return 1
+	python_installed "$(deb_version "$3")" || return 1
 	[ ! -e "/usr/src/ttypair-$(upstream "$old")" ] || { echo "/usr/src/ttypair-$(upstream "$old") is still there"; return 1; }
 	[ ! -e "/var/lib/dkms/ttypair/$(upstream "$old")" ] || { echo "dkms still has $(upstream "$old")"; return 1; }
 	only_version "$new" || return 1
@@ -154,8 +170,11 @@ t_upgrade() {
 }
 
 t_purge() {
-	# ttypair-utils depends on ttypair-dkms: purging that removes both
-	apt-get purge -y ttypair-dkms || return 1
+	# ttypair-utils depends on ttypair-dkms: purging that removes both;
+	# python3-ttypair only recommends it
+	apt-get purge -y ttypair-dkms python3-ttypair || return 1
+	! python3 -c 'import ttypair' 2> /dev/null || { echo "ttypair can still be imported"; return 1; }
+	[ ! -e /usr/lib/python3/dist-packages/ttypair ] || { echo "the Python package is left"; return 1; }
 	! dpkg-query -W -f '${Status}' ttypair-utils 2>/dev/null | grep -q ' installed$' ||
 		{ echo "ttypair-utils is still installed"; return 1; }
 	for f in $UTILS_FILES; do
@@ -172,9 +191,9 @@ t_purge() {
 case $1 in
 utils-build) step deb_utils_built_for_suite t_utils_build "$2" "$3" ;;
 utils-build-next) step deb_utils_next_built_for_suite t_utils_build "$2" "$3" ;;
-install) step deb_install_builds_for_kernel t_install "$2" "$3" ;;
+install) step deb_install_builds_for_kernel t_install "$2" "$3" "$4" ;;
 newkernel) step deb_new_kernel_gets_module t_newkernel ;;
-upgrade) step deb_upgrade_replaces_version t_upgrade "$2" "$3" ;;
+upgrade) step deb_upgrade_replaces_version t_upgrade "$2" "$3" "$4" ;;
 purge) step deb_purge_leaves_nothing t_purge ;;
-*) echo "usage: $0 utils-build[-next] DSC DIR|install DEB UTILS|newkernel|upgrade DEB UTILS|purge" >&2; exit 2 ;;
+*) echo "usage: $0 utils-build[-next] DSC DIR|install DEB UTILS PY|newkernel|upgrade DEB UTILS PY|purge" >&2; exit 2 ;;
 esac

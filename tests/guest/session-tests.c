@@ -555,7 +555,8 @@ static int monitored_session(__u32 buffer, int baud_emulation,
 
 /*
  * A script on a session pair: the monitor's records say what happened, in
- * order: opens, data each way, RTS off and on, a speed change, a break on
+ * order: opens, data each way, RTS off and on, DTR off and on, a speed
+ * change, a break on
  * and off, an injected parity error with the character it hit, a close.
  */
 static int t_monitor_script(void)
@@ -572,6 +573,8 @@ static int t_monitor_script(void)
 		{ TTYPAIR_REC_DATA, 1, 0, "world!" },
 		{ TTYPAIR_REC_MODEM, 0, TIOCM_DTR, NULL },
 		{ TTYPAIR_REC_MODEM, 0, TIOCM_DTR | TIOCM_RTS, NULL },
+		{ TTYPAIR_REC_MODEM, 0, TIOCM_RTS, NULL },
+		{ TTYPAIR_REC_MODEM, 0, TIOCM_DTR | TIOCM_RTS, NULL },
 		{ TTYPAIR_REC_TERMIOS, 1, 19200, NULL },
 		{ TTYPAIR_REC_BREAK, 0, 1, NULL },
 		{ TTYPAIR_REC_BREAK, 0, 0, NULL },
@@ -582,7 +585,7 @@ static int t_monitor_script(void)
 	static struct recs r;
 	const struct ttypair_record *rec;
 	struct ttypair_session_info info;
-	int s, a, b, bits = TIOCM_RTS, n = 0;
+	int s, a, b, rts = TIOCM_RTS, dtr = TIOCM_DTR, n = 0;
 	size_t off = 0, w = 0;
 	char buf[16];
 
@@ -591,7 +594,8 @@ static int t_monitor_script(void)
 	if (write_full(a, "hello", 5) != 5 || read_full(b, buf, 5, 2000) != 5 ||
 	    write_full(b, "world!", 6) != 6 || read_full(a, buf, 6, 2000) != 6)
 		return fail("the data did not go through");
-	if (ioctl(a, TIOCMBIC, &bits) || ioctl(a, TIOCMBIS, &bits))
+	if (ioctl(a, TIOCMBIC, &rts) || ioctl(a, TIOCMBIS, &rts) ||
+	    ioctl(a, TIOCMBIC, &dtr) || ioctl(a, TIOCMBIS, &dtr))
 		return fail("TIOCMBIC/TIOCMBIS: %s", strerror(errno));
 	if (set_speed(b, B19200))
 		return -1;
